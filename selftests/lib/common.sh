@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared definitions for the host-side scripts (sourced, not run).
+
+RPCRDMA_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+RPCRDMA_CACHE=${RPCRDMA_CACHE:-/var/cache/rpcrdma}
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# The Debian package version of a 6.12 kernel package, e.g. 6.12.117-1~deb12u1.
+debian_pkg_version() {
+	dpkg-query -W -f='${Version}' "$1" 2>/dev/null
+}
+
+# The kernel release Debian's 6.12 image and headers resolve to, from the
+# metapackages rather than a hard-coded number: 6.12.117+deb12-amd64.
+debian_kernel_release() {
+	local dep
+
+	dep=$(dpkg-query -W -f='${Depends}' linux-image-6.12-amd64 2>/dev/null |
+	      grep -o 'linux-image-6\.12[^ ,]*-amd64' | head -n 1)
+	[ -n "$dep" ] || return 1
+	echo "${dep#linux-image-}"
+}
+
+debian_vmlinuz() {
+	local rel
+
+	rel=$(debian_kernel_release) || return 1
+	[ -r "/boot/vmlinuz-$rel" ] && echo "/boot/vmlinuz-$rel"
+}
+
+# Directory of the test kernel currently in the cache (see build-kernel.sh).
+test_kernel_dir() {
+	local dir="$RPCRDMA_CACHE/kernel/current"
+
+	[ -e "$dir/ready" ] || return 1
+	readlink -f "$dir"
+}

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of a guest, inside the overlay root.  Prepares the system (tmpfs,
+# debugfs, the test kernel's modules, the network), runs the test script,
+# then saves its exit status and the kernel log in /out/$GUEST_NAME and
+# powers the guest off.
+
+. /etc/rpcrdma-guest.conf
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+out="/out/$GUEST_NAME"
+mkdir -p "$out"
+
+mount -t tmpfs -o mode=0755 tmpfs /run
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+
+# The test kernel's modules live in the host's cache, not in /lib/modules.
+if [ -n "$GUEST_MODDIR" ]; then
+	mkdir -p "/lib/modules/$GUEST_RELEASE"
+	mount --bind "$GUEST_MODDIR" "/lib/modules/$GUEST_RELEASE"
+fi
+
+hostname "$GUEST_NAME"
+ip link set lo up
+if [ -n "$GUEST_IP" ]; then
+	modprobe -q virtio_net
+	ip addr add "$GUEST_IP" dev eth0
+	ip link set eth0 up
+fi
+
+echo "guest $GUEST_NAME: running $GUEST_SCRIPT on $(uname -r)" >/dev/console
+cd "$out" || exit 1
+export GUEST_NAME GUEST_OUT="$out" RPCRDMA_TOP GUEST_RELEASE
+timeout -k 5 "$GUEST_SCRIPT_TIMEOUT" bash "$GUEST_SCRIPT" 2>&1 |
+	tee "$out/log" >/dev/console
+rc=${PIPESTATUS[0]}
+[ "$rc" = 124 ] && echo "guest $GUEST_NAME: script timed out" | tee -a "$out/log"
+
+dmesg >"$out/dmesg"
+echo "$rc" >"$out/status"
+touch "/out/$GUEST_NAME.done"
+sync
+echo "guest $GUEST_NAME: exit status $rc" >/dev/console
+reboot -f

@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for scripts that run inside a guest (sourced).  Each helper either
+# succeeds or ends the script through fail(), so test scripts read as a list
+# of steps.
+
+set -u
+NFS_PORT=20049
+EXPORT=/export
+
+step() {
+	echo "# $*"
+	echo "rpcrdma-selftest: $*" >/dev/kmsg
+}
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# Mark the kernel log so that dmesg_clean only looks at what the test did.
+mark_dmesg() {
+	echo "rpcrdma-selftest: start of test" >/dev/kmsg
+}
+
+# A dummy interface carrying ADDR: soft-RoCE loops traffic back inside the
+# kernel, which is what a single-guest NFS over RDMA mount needs (lo fails).
+dummy_link() {
+	ip link add rdma0 type dummy || fail "cannot create dummy interface"
+	ip addr add "$1" dev rdma0
+	ip link set rdma0 up
+}
+
+# Soft-RoCE device on NETDEV; waits until its port is ACTIVE.
+rxe_link() {
+	local netdev=$1 i
+
+	modprobe rdma_rxe || fail "cannot load rdma_rxe"
+	rdma link add "rxe_$netdev" type rxe netdev "$netdev" ||
+		fail "cannot add an rxe link on $netdev"
+	for i in $(seq 50); do
+		rdma link show "rxe_$netdev/1" 2>/dev/null | grep -q 'state ACTIVE' &&
+			return 0
+		sleep 0.2
+	done
+	fail "rxe_$netdev never became ACTIVE"
+}
+
+# The kernel's own rpcrdma.ko, the reference implementation.
+load_stock_rpcrdma() {
+	modprobe rpcrdma || fail "cannot load the stock rpcrdma"
+	modinfo -F filename rpcrdma | grep -q '/kernel/net/sunrpc/xprtrdma/' ||
+		fail "modprobe found a rpcrdma that is not the stock one"
+}
+
+# Our module, built for the running kernel; its dependencies come first.
+load_our_rpcrdma() {
+	local ko=$1 dep
+
+	[ -r "$ko" ] || fail "$ko not found"
+	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+		modprobe "$dep" || fail "cannot load $dep, needed by rpcrdma"
+	done
+	insmod "$ko" || fail "insmod $ko failed"
+	grep -q '^rpcrdma ' /proc/modules || fail "rpcrdma is not listed after insmod"
+}
+
+unload_rpcrdma() {
+	rmmod rpcrdma || fail "rmmod rpcrdma failed"
+	! grep -q '^rpcrdma ' /proc/modules || fail "rpcrdma still loaded after rmmod"
+}
+
+# The kernel NFS server exporting a tmpfs at $EXPORT, listening for RDMA on
+# $NFS_PORT.  rpcbind must run before rpc.nfsd.
+nfs_server_start() {
+	mkdir -p "$EXPORT" /run/rpcbind /var/lib/nfs/v4recovery
+	mount -t tmpfs -o size=768m,mode=0777 tmpfs "$EXPORT"
+	echo "$EXPORT *(rw,insecure,no_root_squash,no_subtree_check,fsid=0)" >/etc/exports
+	rpcbind || fail "rpcbind did not start"
+	mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
+	exportfs -ra || fail "exportfs failed"
+	rpc.mountd || fail "rpc.mountd did not start"
+	rpc.nfsd --grace-time 10 --lease-time 10 4 || fail "rpc.nfsd did not start"
+	echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist ||
+		fail "nfsd refused an rdma listener on port $NFS_PORT"
+	grep -q "rdma $NFS_PORT" /proc/fs/nfsd/portlist ||
+		fail "no rdma listener in /proc/fs/nfsd/portlist"
+}
+
+nfs_server_stop() {
+	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
+	exportfs -ua
+	killall rpc.mountd rpcbind 2>/dev/null
+	umount "$EXPORT"
+}
+
+# nfs_mount VERS SERVER MOUNTPOINT: NFS over RDMA; checks that the mount
+# really uses the rdma transport.
+nfs_mount() {
+	local vers=$1 server=$2 mnt=$3 path=/
+
+	[ "$vers" = 3 ] && path=$EXPORT
+	mkdir -p "$mnt"
+	mount -t nfs -o "vers=$vers,proto=rdma,port=$NFS_PORT,nolock" \
+		"$server:$path" "$mnt" || fail "NFSv$vers mount over RDMA failed"
+	mount_xprt_line "$mnt" | grep -q '^[[:space:]]*xprt:[[:space:]]*rdma ' ||
+		fail "NFSv$vers mount of $mnt does not use the rdma transport"
+}
+
+# The "xprt:" line of MOUNTPOINT's entry in /proc/self/mountstats.
+mount_xprt_line() {
+	awk -v m="$1" '$1 == "device" { mine = ($5 == m) }
+		mine && $1 == "xprt:" { print; exit }' /proc/self/mountstats
+}
+
+# write_files DIR SIZE...: random files named f.SIZE, checksums kept in
+# /tmp/sums for verify_files.
+write_files() {
+	local dir=$1 size
+
+	shift
+	: >/tmp/sums
+	for size in "$@"; do
+		head -c "$size" /dev/urandom >"/tmp/src.$size"
+		cp "/tmp/src.$size" "$dir/f.$size" || fail "writing $size bytes failed"
+		(cd /tmp && sha256sum "src.$size") | sed "s/src\./f./" >>/tmp/sums
+		rm -f "/tmp/src.$size"
+	done
+	sync
+}
+
+verify_files() {
+	(cd "$1" && sha256sum -c --quiet /tmp/sums) ||
+		fail "data read back from $1 does not match what was written"
+}
+
+# No warning, oops, sanitizer or lockdep report since mark_dmesg.  The taint
+# notes the kernel prints for any unsigned out-of-tree module are expected.
+dmesg_clean() {
+	local bad
+
+	bad=$(dmesg | sed -n '/rpcrdma-selftest: start of test/,$p' |
+	      grep -E 'WARNING:|BUG:|Oops|KASAN|UBSAN|general protection|Call Trace|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|hung_task|soft lockup|list_add corruption|list_del corruption')
+	if [ -n "$bad" ]; then
+		echo "$bad"
+		fail "the kernel log reports problems"
+	fi
+}
+
+kmemleak_available() {
+	[ -e /sys/kernel/debug/kmemleak ]
+}
+
+# Forget what leaked before the test (boot-time noise).
+kmemleak_baseline() {
+	kmemleak_available || return 0
+	echo scan >/sys/kernel/debug/kmemleak
+	echo clear >/sys/kernel/debug/kmemleak
+}
+
+# Two scans some seconds apart (objects must age before kmemleak reports
+# them), then nothing may be reported.
+kmemleak_check() {
+	local report
+
+	kmemleak_available || fail "kmemleak is not available in this kernel"
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan >/sys/kernel/debug/kmemleak
+	report=$(cat /sys/kernel/debug/kmemleak)
+	if [ -n "$report" ]; then
+		echo "$report" | head -n 60
+		fail "kmemleak reports unreferenced objects"
+	fi
+}
+
+# Rendezvous between two guests through the shared /out folder.
+signal_peer() {
+	touch "/out/$1.flag"
+}
+
+wait_peer() {
+	local flag=$1 secs=${2:-120} i done
+
+	for i in $(seq $((secs * 5))); do
+		[ -e "/out/$flag.flag" ] && return 0
+		for done in /out/*.done; do
+			[ -e "$done" ] || continue
+			fail "the peer $(basename "$done" .done) ended before '$flag'"
+		done
+		sleep 0.2
+	done
+	fail "timed out after ${secs}s waiting for the peer ($flag)"
+}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot two guests joined by a private virtio-net link (192.0.2.0/24, the
+# documentation range, carried over a unix socket that never leaves this
+# machine): "server" at 192.0.2.1 and "client" at 192.0.2.2.
+#
+#   pair.sh --out DIR --server-script FILE --client-script FILE
+#           [--server-kernel debian|test] [--client-kernel debian|test]
+#           [--timeout SECONDS] [--pcap] [--env NAME=VALUE ...]
+#
+# Each guest gets one CPU.  The scripts meet through flag files in /out
+# (signal_peer / wait_peer in guest-lib.sh).  When one guest ends, the other
+# gets 60 seconds to finish before it is killed.  Exit status: 0 only when
+# both guests report 0.
+
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+out= sscript= cscript= skernel=debian ckernel=debian timeout=400 pcap=
+common=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) out=$2; shift ;;
+	--server-script) sscript=$2; shift ;;
+	--client-script) cscript=$2; shift ;;
+	--server-kernel) skernel=$2; shift ;;
+	--client-kernel) ckernel=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--pcap) pcap=1 ;;
+	--env) common+=(--env "$2"); shift ;;
+	*) die "pair.sh: unknown option $1" ;;
+	esac
+	shift
+done
+[ -n "$out" ] && [ -n "$sscript" ] && [ -n "$cscript" ] ||
+	die "usage: pair.sh --out DIR --server-script FILE --client-script FILE [...]"
+
+mkdir -p "$out"
+rm -f "$out"/*.flag "$out"/*.done
+sock=$(mktemp -u /tmp/rpcrdma-link.XXXXXX)
+vm="$(dirname "$0")/vm.sh"
+
+spcap=() cpcap=()
+[ -z "$pcap" ] || spcap=(--pcap "$out/server.pcap")
+
+"$vm" --name server --kernel "$skernel" --script "$sscript" --out "$out" \
+	--cpus 1 --mem 2048 --timeout "$timeout" --net-listen "$sock" \
+	--ip 192.0.2.1/24 "${spcap[@]}" "${common[@]}" &
+spid=$!
+for _ in $(seq 100); do
+	[ -S "$sock" ] && break
+	sleep 0.1
+done
+[ -S "$sock" ] || { kill "$spid" 2>/dev/null; die "server guest did not open $sock"; }
+"$vm" --name client --kernel "$ckernel" --script "$cscript" --out "$out" \
+	--cpus 1 --mem 2048 --timeout "$timeout" --net-connect "$sock" \
+	--ip 192.0.2.2/24 "${cpcap[@]}" "${common[@]}" &
+cpid=$!
+
+# Whichever guest ends first, the other has a grace period to finish.
+alive() {
+	kill -0 "$spid" 2>/dev/null || kill -0 "$cpid" 2>/dev/null
+}
+set +e
+wait -n "$spid" "$cpid"
+for _ in $(seq 60); do
+	alive || break
+	sleep 1
+done
+for pid in "$spid" "$cpid"; do
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "pair: stopping a guest that did not finish with its peer" >&2
+		pkill -P "$pid"
+	fi
+done
+wait "$spid"; src=$?
+wait "$cpid"; crc=$?
+set -e
+rm -f "$sock"
+echo "pair: server status $src, client status $crc" >&2
+[ "$src" = 0 ] && [ "$crc" = 0 ]
