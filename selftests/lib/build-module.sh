@@ -27,6 +27,9 @@ esac
 
 dst="$RPCRDMA_TOP/build/$flavour"
 mkdir -p "$dst"
+# One build per tree at a time (make check and make kunit may overlap).
+exec 9>"$dst.lock"
+flock 9
 rsync -a --delete --exclude=/build/ --exclude=/.git/ --exclude='*.o' \
 	--exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
 	--exclude=Module.symvers --exclude=modules.order \

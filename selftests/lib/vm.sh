@@ -154,6 +154,9 @@ fi
 
 append="console=ttyS0 acpi=off reboot=t panic=-1 oops=panic loglevel=4"
 append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
+# allnoconfig leaves KUNIT_DEFAULT_ENABLED off: suites in modules run only
+# when KUnit is enabled at boot.
+[ "$kernel" != test ] || append+=" kunit.enable=1"
 
 start=$(date +%s)
 set +e

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: everything CI runs.
+#   1. rpcrdma.ko against Debian's 6.12 headers with W=1 and sparse
+#      (C=2: every file), not a single warning;
+#   2. checkpatch --strict on every source file;
+#   3. KUnit in the debug test kernel (each test case counts);
+#   4. the QEMU selftests (each test counts).
+# Ends with "N passed, N failed"; exits non-zero on any failure.
+
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+passed=0 failed=0
+count() {
+	if [ "$1" = 0 ]; then
+		passed=$((passed + 1)); echo "ok - $2"
+	else
+		failed=$((failed + 1)); echo "not ok - $2"
+	fi
+}
+
+# Add the "P passed, F failed" a sub-runner printed last.
+add_counts() {
+	local line
+
+	line=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		echo "not ok - $2 printed no result"
+		return
+	fi
+	passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+	failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+}
+
+log=$RPCRDMA_TOP/build/check
+mkdir -p "$log"
+start=$(date +%s)
+
+echo "== build: W=1, sparse, against Debian's headers"
+rm -rf "$RPCRDMA_TOP/build/debian"
+if ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian W=1 C=2 2>"$log/build.err"); then
+	warnings=$(grep -E 'warning:|error:' "$RPCRDMA_TOP/build/debian.log")
+	[ -z "$warnings" ] || echo "$warnings"
+	[ -z "$warnings" ]
+	count $? "build with W=1 and C=2 (sparse) is warning-free ($ko)"
+else
+	cat "$log/build.err"
+	count 1 "build with W=1 and C=2 (sparse)"
+fi
+
+echo "== checkpatch --strict"
+"$RPCRDMA_TOP/selftests/lib/checkpatch.sh" >"$log/checkpatch.log" 2>&1
+rc=$?
+cat "$log/checkpatch.log"
+count $rc "checkpatch --strict --no-tree is clean"
+
+echo "== test kernel"
+if "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >"$log/kernel.log" 2>&1; then
+	count 0 "test kernel $(cat "$(test_kernel_dir)/release") is built"
+else
+	cat "$log/kernel.log"
+	count 1 "test kernel build"
+fi
+
+echo "== KUnit"
+"$RPCRDMA_TOP/selftests/kunit.sh" 2>&1 | tee "$log/kunit.log"
+add_counts "$log/kunit.log" "kunit"
+
+echo "== selftests"
+"$RPCRDMA_TOP/selftests/run.sh" 2>&1 | tee "$log/selftests.log"
+add_counts "$log/selftests.log" "selftests"
+
+echo "== make check took $(( $(date +%s) - start ))s"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest: load rpcrdma.ko built with its KUnit suites (they run at load),
+# unload it, and require silence from KASAN, lockdep and kmemleak.
+. "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
+
+mark_dmesg
+kmemleak_baseline
+step "loading $RPCRDMA_KO: its KUnit suites run now"
+load_our_rpcrdma "$RPCRDMA_KO"
+unload_rpcrdma
+step "kmemleak scan"
+kmemleak_check
+dmesg_clean
+step "clean"

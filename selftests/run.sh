@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make selftests: run the integration tests in selftests/tests/ (all, or the
+# ones named on the command line, e.g. "run.sh 30-nfs-stock-loopback") and
+# print TAP like kselftest.  Each test is a host script that boots guests;
+# it gets an output folder (build/selftests/NAME) as its argument and exits
+# 0 (pass), 4 (skip) or anything else (fail).  Guest logs stay in that
+# folder.  Last line: "selftests: N passed, N failed".
+
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+outroot=${SELFTESTS_OUT:-$RPCRDMA_TOP/build/selftests}
+if [ $# -gt 0 ]; then
+	tests=()
+	for t in "$@"; do
+		tests+=("$RPCRDMA_TOP/selftests/tests/${t%.sh}.sh")
+	done
+else
+	tests=("$RPCRDMA_TOP"/selftests/tests/*.sh)
+fi
+
+echo "TAP version 13"
+echo "1..${#tests[@]}"
+n=0 passed=0 failed=0 skipped=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	out="$outroot/$name"
+	rm -rf "$out"
+	mkdir -p "$out"
+	echo "# $name: $(sed -n '3s/^# //p' "$t")"
+	start=$(date +%s)
+	if [ ! -x "$t" ]; then
+		echo "# $t: no such test" >"$out/output"
+		rc=1
+	else
+		"$t" "$out" >"$out/output" 2>&1
+		rc=$?
+	fi
+	secs=$(( $(date +%s) - start ))
+	case $rc in
+	0)
+		echo "ok $n selftests: rpcrdma: $name # ${secs}s"
+		passed=$((passed + 1))
+		;;
+	4)
+		echo "ok $n selftests: rpcrdma: $name # SKIP"
+		skipped=$((skipped + 1))
+		;;
+	*)
+		sed 's/^/# /' "$out/output"
+		for log in "$out"/*/log; do
+			[ -e "$log" ] || continue
+			echo "# ---- $log"
+			tail -n 30 "$log" | sed 's/^/# /'
+		done
+		echo "not ok $n selftests: rpcrdma: $name # exit=$rc after ${secs}s (logs: $out)"
+		failed=$((failed + 1))
+		;;
+	esac
+done
+echo "# totals: pass:$passed fail:$failed skip:$skipped"
+echo "selftests: $passed passed, $failed failed"
+[ "$failed" = 0 ]
