@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RPC-over-RDMA version 1 wire codec, shared by the client (requester)
+ * and server (responder) transports.
+ *
+ * Transport header layout: RFC 8166 (same XDR as RFC 5666 section 4.3).
+ * Connection private data: RFC 8797.
+ *
+ * Decoders read through a struct xdr_stream (every read is bounds
+ * checked by xdr_inline_decode()), never allocate, and store chunk
+ * lists in arrays that the caller provides.  Encoders write through
+ * xdr_reserve_space().  See Documentation/protocol.rst.
+ */
+#ifndef _RPCRDMA_WIRE_H
+#define _RPCRDMA_WIRE_H
+
+#include <linux/types.h>
+#include <linux/sunrpc/xdr.h>
+
+/*
+ * Protocol constants (RFC 8166 / RFC 5666 section 4.3)
+ */
+
+/* The only protocol version this codec speaks. */
+#define RPCRDMA_VERSION		1
+
+/**
+ * enum rpcrdma_msg_type - values of the rdma_proc field
+ * @RPCRDMA_MSG: chunk lists, then the RPC message
+ * @RPCRDMA_NOMSG: chunk lists only; the RPC message travels in a chunk
+ * @RPCRDMA_MSGP: padded message (RFC 5666); no longer supported
+ * @RPCRDMA_DONE: Read chunk release (RFC 5666); no longer supported
+ * @RPCRDMA_ERROR: transport header error report
+ */
+enum rpcrdma_msg_type {
+	RPCRDMA_MSG	= 0,
+	RPCRDMA_NOMSG	= 1,
+	RPCRDMA_MSGP	= 2,
+	RPCRDMA_DONE	= 3,
+	RPCRDMA_ERROR	= 4,
+};
+
+/**
+ * enum rpcrdma_err_code - values of the rdma_err field of RDMA_ERROR
+ * @RPCRDMA_ERR_VERS: version not supported; low and high versions follow
+ * @RPCRDMA_ERR_CHUNK: header could not be parsed, or reply does not fit
+ */
+enum rpcrdma_err_code {
+	RPCRDMA_ERR_VERS	= 1,
+	RPCRDMA_ERR_CHUNK	= 2,
+};
+
+/*
+ * Sizes on the wire, in bytes.  A plain segment is handle, length and a
+ * 64-bit offset; a Read list entry adds the "present" discriminator and
+ * the position; a Write chunk starts with a discriminator and a count.
+ */
+#define RPCRDMA_FIXED_HDR_SIZE		(4 * XDR_UNIT)	/* xid .. proc */
+#define RPCRDMA_HDR_MIN_SIZE		(7 * XDR_UNIT)	/* MSG, no chunks */
+#define RPCRDMA_ERR_VERS_HDR_SIZE	(7 * XDR_UNIT)
+#define RPCRDMA_ERR_CHUNK_HDR_SIZE	(5 * XDR_UNIT)
+#define RPCRDMA_SEGMENT_SIZE		(4 * XDR_UNIT)
+#define RPCRDMA_READ_ENTRY_SIZE		(2 * XDR_UNIT + RPCRDMA_SEGMENT_SIZE)
+#define RPCRDMA_CHUNK_HEAD_SIZE		(2 * XDR_UNIT)	/* present + count */
+
+/*
+ * RFC 8797 connection private data
+ */
+#define RPCRDMA_CM_PDATA_MAGIC		0xf6ab0e18
+#define RPCRDMA_CM_PDATA_VERSION	1
+#define RPCRDMA_CM_PDATA_SIZE		8
+/* The R bit (bit 15 of the second word): remote invalidation supported. */
+#define RPCRDMA_CM_PDATA_F_REMOTE_INV	0x01
+/* Inline threshold a peer must assume without private data (RFC 8166). */
+#define RPCRDMA_V1_DEFAULT_INLINE	1024
+/* Range of sizes the Send Size / Receive Size fields can express. */
+#define RPCRDMA_CM_SIZE_MIN		1024
+#define RPCRDMA_CM_SIZE_MAX		(256 * 1024)
+
+/**
+ * enum rpcrdma_wire_err - result of decoding or validating a header
+ * @RPCRDMA_WIRE_OK: no error
+ * @RPCRDMA_WIRE_ERR_TRUNCATED: the received bytes end inside a field, or a
+ *	segment count announces more segments than the remaining bytes hold
+ * @RPCRDMA_WIRE_ERR_VERSION: rdma_vers is not RPCRDMA_VERSION
+ * @RPCRDMA_WIRE_ERR_BAD_PROC: rdma_proc is not a known message type
+ * @RPCRDMA_WIRE_ERR_UNSUPPORTED_PROC: RDMA_MSGP or RDMA_DONE
+ * @RPCRDMA_WIRE_ERR_BAD_ERRCODE: RDMA_ERROR carries an unknown rdma_err
+ * @RPCRDMA_WIRE_ERR_BAD_DISCRIM: an optional-data discriminator that
+ *	introduces a list entry or the Reply chunk is neither 0 nor 1
+ * @RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS: more chunks than the caller's limits
+ * @RPCRDMA_WIRE_ERR_TOO_MANY_SEGS: more segments than the caller's limits
+ * @RPCRDMA_WIRE_ERR_NO_STORAGE: more chunks or segments than the storage
+ *	that the caller provided can hold
+ * @RPCRDMA_WIRE_ERR_POS_UNALIGNED: Read position not a multiple of four
+ * @RPCRDMA_WIRE_ERR_POS_DECREASING: a Read position is lower than the one
+ *	of the previous Read segment
+ * @RPCRDMA_WIRE_ERR_POS_OVERLAP: a Read chunk starts inside the XDR-rounded
+ *	extent of the previous Read chunk
+ * @RPCRDMA_WIRE_ERR_POS_RANGE: a Read position lies past the end of the
+ *	unreduced call (see Documentation/protocol.rst)
+ * @RPCRDMA_WIRE_ERR_ZERO_LENGTH: empty segment where one is not allowed
+ * @RPCRDMA_WIRE_ERR_LENGTH_OVERFLOW: the segment lengths of one chunk add
+ *	up to more than U32_MAX
+ * @RPCRDMA_WIRE_ERR_NOMSG_NO_CHUNK: RDMA_NOMSG without a chunk that can
+ *	carry the RPC message
+ * @RPCRDMA_WIRE_ERR_READ_IN_REPLY: a reply carries a Read list
+ * @RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK: a reply returns a Write chunk or a
+ *	Reply chunk that the requester did not offer
+ * @RPCRDMA_WIRE_ERR_REPLY_EXTRA_SEGS: a returned chunk has more segments
+ *	than the offered one
+ * @RPCRDMA_WIRE_ERR_REPLY_SEG_TOO_LONG: a returned segment is longer than
+ *	the offered one
+ * @RPCRDMA_WIRE_ERR_REPLY_SEG_MISMATCH: a returned segment's handle or
+ *	offset differs from the offered one
+ * @RPCRDMA_WIRE_ERR_MAX: number of values (not an error)
+ */
+enum rpcrdma_wire_err {
+	RPCRDMA_WIRE_OK = 0,
+	RPCRDMA_WIRE_ERR_TRUNCATED,
+	RPCRDMA_WIRE_ERR_VERSION,
+	RPCRDMA_WIRE_ERR_BAD_PROC,
+	RPCRDMA_WIRE_ERR_UNSUPPORTED_PROC,
+	RPCRDMA_WIRE_ERR_BAD_ERRCODE,
+	RPCRDMA_WIRE_ERR_BAD_DISCRIM,
+	RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS,
+	RPCRDMA_WIRE_ERR_TOO_MANY_SEGS,
+	RPCRDMA_WIRE_ERR_NO_STORAGE,
+	RPCRDMA_WIRE_ERR_POS_UNALIGNED,
+	RPCRDMA_WIRE_ERR_POS_DECREASING,
+	RPCRDMA_WIRE_ERR_POS_OVERLAP,
+	RPCRDMA_WIRE_ERR_POS_RANGE,
+	RPCRDMA_WIRE_ERR_ZERO_LENGTH,
+	RPCRDMA_WIRE_ERR_LENGTH_OVERFLOW,
+	RPCRDMA_WIRE_ERR_NOMSG_NO_CHUNK,
+	RPCRDMA_WIRE_ERR_READ_IN_REPLY,
+	RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK,
+	RPCRDMA_WIRE_ERR_REPLY_EXTRA_SEGS,
+	RPCRDMA_WIRE_ERR_REPLY_SEG_TOO_LONG,
+	RPCRDMA_WIRE_ERR_REPLY_SEG_MISMATCH,
+	RPCRDMA_WIRE_ERR_MAX
+};
+
+/**
+ * enum rpcrdma_msg_dir - which kind of RPC message a header introduces
+ * @RPCRDMA_DIR_CALL: an RPC Call (decoded by a responder; this includes
+ *	backchannel calls received by the client)
+ * @RPCRDMA_DIR_REPLY: an RPC Reply (decoded by a requester)
+ *
+ * Some rules differ: a reply may return empty (unused) Write segments
+ * and must not carry a Read list; Read positions are checked in calls.
+ */
+enum rpcrdma_msg_dir {
+	RPCRDMA_DIR_CALL,
+	RPCRDMA_DIR_REPLY,
+};
+
+/**
+ * struct rpcrdma_segment - one RDMA segment ("plain segment")
+ * @handle: steering tag (R_key) of the registered memory
+ * @length: length of the memory region, in bytes
+ * @offset: offset or address of the memory region
+ */
+struct rpcrdma_segment {
+	u32 handle;
+	u32 length;
+	u64 offset;
+};
+
+/**
+ * struct rpcrdma_chunk - a Read chunk, a Write chunk or the Reply chunk
+ * @position: XDR position of a Read chunk; zero for Write/Reply chunks
+ * @length: sum of the segment lengths (never overflows: checked)
+ * @nsegs: number of segments
+ * @segs: the segments, inside the segment storage of the owning
+ *	struct rpcrdma_chunk_lists
+ */
+struct rpcrdma_chunk {
+	u32 position;
+	u32 length;
+	u32 nsegs;
+	struct rpcrdma_segment *segs;
+};
+
+/**
+ * struct rpcrdma_chunk_lists - the three chunk lists of a header
+ * @chunks: caller storage for Read chunks followed by Write chunks
+ * @max_chunks: number of entries in @chunks
+ * @segs: caller storage for all segments, in wire order
+ * @max_segs: number of entries in @segs
+ * @read: first Read chunk (== @chunks)
+ * @nr_read_chunks: number of Read chunks (segments sharing a position)
+ * @nr_read_segs: number of Read segments
+ * @write: first Write chunk (follows the Read chunks in @chunks)
+ * @nr_write_chunks: number of Write chunks
+ * @nr_write_segs: number of segments in all Write chunks
+ * @has_reply: true if a Reply chunk is present
+ * @reply: the Reply chunk, valid if @has_reply
+ * @used_segs: entries of @segs in use
+ *
+ * Initialise with rpcrdma_chunk_lists_init().  Entries are always added
+ * in wire order: Read segments, then Write chunks, then the Reply chunk.
+ */
+struct rpcrdma_chunk_lists {
+	struct rpcrdma_chunk *chunks;
+	unsigned int max_chunks;
+	struct rpcrdma_segment *segs;
+	unsigned int max_segs;
+
+	struct rpcrdma_chunk *read;
+	unsigned int nr_read_chunks;
+	unsigned int nr_read_segs;
+	struct rpcrdma_chunk *write;
+	unsigned int nr_write_chunks;
+	unsigned int nr_write_segs;
+	bool has_reply;
+	struct rpcrdma_chunk reply;
+	unsigned int used_segs;
+};
+
+/**
+ * struct rpcrdma_wire_limits - per-message work bounds for decoding
+ * @max_read_chunks: Read chunks allowed in the Read list
+ * @max_read_segs: Read segments allowed in the Read list
+ * @max_write_chunks: Write chunks allowed in the Write list
+ * @max_chunk_segs: segments allowed in any one chunk (Read, Write, Reply)
+ *
+ * A decoder given a NULL limits pointer is bounded only by the storage
+ * in struct rpcrdma_chunk_lists and by the received bytes.
+ */
+struct rpcrdma_wire_limits {
+	unsigned int max_read_chunks;
+	unsigned int max_read_segs;
+	unsigned int max_write_chunks;
+	unsigned int max_chunk_segs;
+};
+
+/**
+ * struct rpcrdma_hdr - a decoded (or to be encoded) transport header
+ * @xid: rdma_xid, in wire byte order like the RPC XID
+ * @vers: rdma_vers
+ * @credits: rdma_credit (requested in calls, granted in replies)
+ * @proc: rdma_proc (enum rpcrdma_msg_type, kept raw: may be unknown)
+ * @fixed_valid: @xid, @vers, @credits and @proc were received
+ * @err: RDMA_ERROR only: rdma_err (enum rpcrdma_err_code)
+ * @vers_low: RDMA_ERROR/ERR_VERS only: lowest version supported
+ * @vers_high: RDMA_ERROR/ERR_VERS only: highest version supported
+ * @lists: RDMA_MSG and RDMA_NOMSG only: the chunk lists
+ * @hdr_len: bytes of transport header decoded
+ * @inline_len: bytes that follow the transport header in the received
+ *	buffer (the inline part of the Payload stream)
+ */
+struct rpcrdma_hdr {
+	__be32 xid;
+	u32 vers;
+	u32 credits;
+	u32 proc;
+	bool fixed_valid;
+	u32 err;
+	u32 vers_low;
+	u32 vers_high;
+	struct rpcrdma_chunk_lists lists;
+	unsigned int hdr_len;
+	unsigned int inline_len;
+};
+
+/**
+ * struct rpcrdma_cm_pdata - RFC 8797 connection private data, decoded
+ * @version: format version (RPCRDMA_CM_PDATA_VERSION)
+ * @remote_inv: the sender supports remote invalidation (R bit)
+ * @send_size: largest RDMA Send the sender will post, in bytes
+ * @recv_size: largest RDMA Receive the sender accepts, in bytes
+ */
+struct rpcrdma_cm_pdata {
+	u8 version;
+	bool remote_inv;
+	unsigned int send_size;
+	unsigned int recv_size;
+};
+
+/* wire/header.c: errors */
+const char *rpcrdma_wire_err_name(enum rpcrdma_wire_err err);
+u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err);
+
+/* wire/header.c: whole headers */
+void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
+		      struct rpcrdma_chunk *chunks, unsigned int max_chunks,
+		      struct rpcrdma_segment *segs, unsigned int max_segs);
+enum rpcrdma_wire_err rpcrdma_decode_fixed(struct xdr_stream *xdr,
+					   struct rpcrdma_hdr *hdr);
+enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
+					 enum rpcrdma_msg_dir dir,
+					 const struct rpcrdma_wire_limits *limits,
+					 struct rpcrdma_hdr *hdr);
+int rpcrdma_encode_fixed(struct xdr_stream *xdr, __be32 xid, u32 credits,
+			 u32 proc);
+int rpcrdma_encode_hdr(struct xdr_stream *xdr, const struct rpcrdma_hdr *hdr);
+int rpcrdma_encode_error(struct xdr_stream *xdr, __be32 xid, u32 credits,
+			 u32 err);
+
+/* wire/chunk.c: chunk list storage and construction */
+void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
+			      struct rpcrdma_chunk *chunks,
+			      unsigned int max_chunks,
+			      struct rpcrdma_segment *segs,
+			      unsigned int max_segs);
+void rpcrdma_chunk_lists_reset(struct rpcrdma_chunk_lists *cl);
+int rpcrdma_add_read_segment(struct rpcrdma_chunk_lists *cl, u32 position,
+			     const struct rpcrdma_segment *seg);
+int rpcrdma_add_write_chunk(struct rpcrdma_chunk_lists *cl);
+int rpcrdma_add_write_segment(struct rpcrdma_chunk_lists *cl,
+			      const struct rpcrdma_segment *seg);
+int rpcrdma_add_reply_chunk(struct rpcrdma_chunk_lists *cl);
+int rpcrdma_add_reply_segment(struct rpcrdma_chunk_lists *cl,
+			      const struct rpcrdma_segment *seg);
+
+/* wire/chunk.c: decoding and validation */
+enum rpcrdma_wire_err
+rpcrdma_decode_read_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			 const struct rpcrdma_wire_limits *limits,
+			 struct rpcrdma_chunk_lists *cl);
+enum rpcrdma_wire_err
+rpcrdma_decode_write_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			  const struct rpcrdma_wire_limits *limits,
+			  struct rpcrdma_chunk_lists *cl);
+enum rpcrdma_wire_err
+rpcrdma_decode_reply_chunk(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			   const struct rpcrdma_wire_limits *limits,
+			   struct rpcrdma_chunk_lists *cl);
+enum rpcrdma_wire_err
+rpcrdma_decode_chunk_lists(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			   const struct rpcrdma_wire_limits *limits,
+			   struct rpcrdma_chunk_lists *cl);
+enum rpcrdma_wire_err
+rpcrdma_check_read_positions(const struct rpcrdma_chunk_lists *cl, u32 proc,
+			     unsigned int inline_len);
+enum rpcrdma_wire_err
+rpcrdma_check_reply_chunks(const struct rpcrdma_chunk_lists *offered,
+			   const struct rpcrdma_chunk_lists *returned);
+bool rpcrdma_has_pos0_chunk(const struct rpcrdma_chunk_lists *cl);
+
+/* wire/chunk.c: encoding */
+int rpcrdma_encode_segment(struct xdr_stream *xdr,
+			   const struct rpcrdma_segment *seg);
+int rpcrdma_encode_read_list(struct xdr_stream *xdr,
+			     const struct rpcrdma_chunk_lists *cl);
+int rpcrdma_encode_write_list(struct xdr_stream *xdr,
+			      const struct rpcrdma_chunk_lists *cl);
+int rpcrdma_encode_reply_chunk(struct xdr_stream *xdr,
+			       const struct rpcrdma_chunk_lists *cl);
+int rpcrdma_encode_chunk_lists(struct xdr_stream *xdr,
+			       const struct rpcrdma_chunk_lists *cl);
+int rpcrdma_encode_write_list_written(struct xdr_stream *xdr,
+				      const struct rpcrdma_chunk *chunks,
+				      unsigned int nchunks, const u32 *written);
+int rpcrdma_encode_reply_chunk_written(struct xdr_stream *xdr,
+				       const struct rpcrdma_chunk *chunk,
+				       u32 written);
+
+/* wire/private_data.c: RFC 8797 */
+u8 rpcrdma_cm_size_encode(unsigned int bytes);
+unsigned int rpcrdma_cm_size_decode(u8 val);
+int rpcrdma_cm_pdata_encode(void *buf, size_t len,
+			    const struct rpcrdma_cm_pdata *pd);
+bool rpcrdma_cm_pdata_decode(const void *buf, size_t len,
+			     struct rpcrdma_cm_pdata *pd);
+void rpcrdma_cm_pdata_default(struct rpcrdma_cm_pdata *pd);
+unsigned int rpcrdma_inline_threshold(unsigned int own_send,
+				      unsigned int peer_recv);
+bool rpcrdma_cm_remote_inv_ok(const struct rpcrdma_cm_pdata *local,
+			      const struct rpcrdma_cm_pdata *peer);
+
+/* wire/inline.c: inline arithmetic */
+size_t rpcrdma_read_list_size(unsigned int nsegs);
+size_t rpcrdma_write_list_size(unsigned int nchunks, unsigned int nsegs);
+size_t rpcrdma_reply_chunk_size(bool present, unsigned int nsegs);
+size_t rpcrdma_hdr_size(unsigned int read_segs, unsigned int write_chunks,
+			unsigned int write_segs, bool reply,
+			unsigned int reply_segs);
+size_t rpcrdma_chunk_lists_hdr_size(const struct rpcrdma_chunk_lists *cl);
+size_t rpcrdma_reply_hdr_size(const struct rpcrdma_chunk_lists *call,
+			      bool long_reply);
+size_t rpcrdma_hdr_worst_case(unsigned int nsegs);
+size_t rpcrdma_inline_room(unsigned int threshold, size_t hdr_size);
+bool rpcrdma_fits_inline(unsigned int threshold, size_t hdr_size,
+			 size_t payload_len);
+bool rpcrdma_need_long_call(unsigned int call_threshold, size_t hdr_size,
+			    size_t reduced_call_len);
+bool rpcrdma_need_long_reply(unsigned int reply_threshold,
+			     const struct rpcrdma_chunk_lists *call,
+			     size_t reduced_reply_len);
+unsigned int rpcrdma_max_segs_for_hdr(unsigned int threshold);
+
+#endif /* _RPCRDMA_WIRE_H */

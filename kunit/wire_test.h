@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers and hand-written RPC-over-RDMA version 1 headers shared by the
+ * wire codec KUnit suites.
+ *
+ * Vectors are XDR words written out from RFC 5666 section 4.3 / RFC 8166:
+ *
+ *	fixed:		xid, vers, credits, proc
+ *	segment:	handle, length, offset high word, offset low word
+ *	Read list:	{ 1, position, segment }* 0
+ *	Write list:	{ 1, count, segment[count] }* 0
+ *	Reply chunk:	0 | 1, count, segment[count]
+ */
+#ifndef _RPCRDMA_KUNIT_WIRE_TEST_H
+#define _RPCRDMA_KUNIT_WIRE_TEST_H
+
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sunrpc/xdr.h>
+
+#include "rpcrdma/wire.h"
+
+/* One XDR word, written in host order. */
+#define XW(x)			cpu_to_be32(x)
+
+#define WT_XID			0xc0ffee01
+#define WT_MAX_CHUNKS		16
+#define WT_MAX_SEGS		32
+
+/**
+ * struct wt_hdr - a header structure with storage, allocated per test
+ * @hdr: the header
+ * @chunks: chunk storage
+ * @segs: segment storage
+ */
+struct wt_hdr {
+	struct rpcrdma_hdr hdr;
+	struct rpcrdma_chunk chunks[WT_MAX_CHUNKS];
+	struct rpcrdma_segment segs[WT_MAX_SEGS];
+};
+
+static inline struct wt_hdr *wt_hdr_alloc(struct kunit *test,
+					  unsigned int max_chunks,
+					  unsigned int max_segs)
+{
+	struct wt_hdr *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	rpcrdma_hdr_init(&h->hdr, h->chunks, min(max_chunks, WT_MAX_CHUNKS),
+			 h->segs, min(max_segs, WT_MAX_SEGS));
+	return h;
+}
+
+/*
+ * Start decoding a copy of @len bytes of @bytes, held in a kmalloc'ed
+ * buffer of exactly @len bytes so that KASAN reports any read past the
+ * received bytes.
+ */
+static inline void *wt_decode_init(struct kunit *test, struct xdr_stream *xdr,
+				   struct xdr_buf *buf, const void *bytes,
+				   size_t len)
+{
+	void *data = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	if (len)
+		memcpy(data, bytes, len);
+	memset(buf, 0, sizeof(*buf));
+	xdr_buf_init(buf, data, len);
+	buf->len = len;
+	memset(xdr, 0, sizeof(*xdr));
+	xdr_init_decode(xdr, buf, data, NULL);
+	return data;
+}
+
+/* Start encoding into a zeroed buffer of @cap bytes. */
+static inline void *wt_encode_init(struct kunit *test, struct xdr_stream *xdr,
+				   struct xdr_buf *buf, size_t cap)
+{
+	void *data = kunit_kzalloc(test, cap, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	memset(buf, 0, sizeof(*buf));
+	xdr_buf_init(buf, data, cap);
+	buf->head[0].iov_len = 0;
+	buf->len = 0;
+	memset(xdr, 0, sizeof(*xdr));
+	xdr_init_encode(xdr, buf, NULL, NULL);
+	return data;
+}
+
+/*
+ * Decode @len bytes of @words as a whole header.  The stream position
+ * after decoding is checked never to pass the received length.
+ */
+static inline enum rpcrdma_wire_err
+wt_decode(struct kunit *test, const void *words, size_t len,
+	  enum rpcrdma_msg_dir dir, const struct rpcrdma_wire_limits *limits,
+	  struct rpcrdma_hdr *hdr)
+{
+	enum rpcrdma_wire_err err;
+	struct xdr_stream xdr;
+	struct xdr_buf buf;
+
+	wt_decode_init(test, &xdr, &buf, words, len);
+	err = rpcrdma_decode_hdr(&xdr, dir, limits, hdr);
+	KUNIT_EXPECT_LE(test, xdr_stream_pos(&xdr), (unsigned int)len);
+	return err;
+}
+
+/*
+ * The valid headers.  Each is followed by a few words of RPC message
+ * (the inline Payload stream) where its type carries one.
+ */
+
+/* RDMA_MSG call, no chunks: a Short Message (RFC 8166 section 3.5.1). */
+static const __be32 wt_msg_plain[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_MSG),
+	XW(0),					/* Read list: empty */
+	XW(0),					/* Write list: empty */
+	XW(0),					/* no Reply chunk */
+	/* RPC call: xid, CALL, rpcvers 2, NFS, v3, GETATTR */
+	XW(WT_XID), XW(0), XW(2), XW(100003), XW(3), XW(1),
+};
+
+/* RDMA_MSG call with one Read chunk of two segments at position 24. */
+static const __be32 wt_msg_read[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_MSG),
+	XW(1), XW(24), XW(0x1001), XW(4096), XW(0), XW(0x20000000),
+	XW(1), XW(24), XW(0x1002), XW(904), XW(0), XW(0x20001000),
+	XW(0),
+	XW(0),
+	XW(0),
+	XW(WT_XID), XW(0), XW(2), XW(100003), XW(3), XW(7),
+};
+
+/* RDMA_MSG call with two Read chunks: position 8 (5 bytes), 20 (10). */
+static const __be32 wt_msg_read2[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_MSG),
+	XW(1), XW(8), XW(0x6001), XW(5), XW(0), XW(0x1000),
+	XW(1), XW(20), XW(0x6002), XW(10), XW(0), XW(0x2000),
+	XW(0),
+	XW(0),
+	XW(0),
+	XW(WT_XID), XW(0), XW(2),
+};
+
+/* RDMA_MSG call with a Write list of two Write chunks (2 + 1 segs). */
+static const __be32 wt_msg_write2[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_MSG),
+	XW(0),
+	XW(1), XW(2), XW(0x2001), XW(8192), XW(0), XW(0x30000000),
+		      XW(0x2002), XW(8192), XW(0), XW(0x30002000),
+	XW(1), XW(1), XW(0x2003), XW(4096), XW(0xffff8000), XW(0x00001000),
+	XW(0),
+	XW(0),
+	XW(WT_XID), XW(0), XW(2), XW(100003), XW(3), XW(6),
+};
+
+/* RDMA_MSG call offering a Reply chunk of two segments. */
+static const __be32 wt_msg_reply_chunk[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_MSG),
+	XW(0),
+	XW(0),
+	XW(1), XW(2), XW(0x3001), XW(4096), XW(0), XW(0x40000000),
+		      XW(0x3002), XW(4096), XW(0), XW(0x40001000),
+	XW(WT_XID), XW(0), XW(2), XW(100003), XW(3), XW(16),
+};
+
+/* RDMA_MSG call with all three lists. */
+static const __be32 wt_msg_all[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_MSG),
+	XW(1), XW(8), XW(0x5001), XW(100), XW(0), XW(0x60000000),
+	XW(0),
+	XW(1), XW(1), XW(0x5002), XW(4096), XW(0), XW(0x61000000),
+	XW(0),
+	XW(1), XW(1), XW(0x5003), XW(1024), XW(0), XW(0x62000000),
+	XW(WT_XID), XW(0),
+};
+
+/* RDMA_MSG call with one empty Write chunk (segment count zero). */
+static const __be32 wt_msg_empty_write[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_MSG),
+	XW(0),
+	XW(1), XW(0),
+	XW(0),
+	XW(0),
+	XW(WT_XID), XW(0),
+};
+
+/* RDMA_NOMSG Long Call: position-zero Read chunk of two segments. */
+static const __be32 wt_nomsg_long_call[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(32), XW(RPCRDMA_NOMSG),
+	XW(1), XW(0), XW(0x4001), XW(2048), XW(0), XW(0x50000000),
+	XW(1), XW(0), XW(0x4002), XW(1000), XW(0), XW(0x50000800),
+	XW(0),
+	XW(0),
+	XW(0),
+};
+
+/* RDMA_NOMSG Long Reply: the Reply chunk holds 3000 bytes. */
+static const __be32 wt_nomsg_long_reply[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(16), XW(RPCRDMA_NOMSG),
+	XW(0),
+	XW(0),
+	XW(1), XW(2), XW(0x3001), XW(3000), XW(0), XW(0x40000000),
+		      XW(0x3002), XW(0), XW(0), XW(0x40001000),
+};
+
+/* RDMA_MSG reply returning the two Write chunks of wt_msg_write2. */
+static const __be32 wt_reply_write[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(16), XW(RPCRDMA_MSG),
+	XW(0),
+	XW(1), XW(2), XW(0x2001), XW(8192), XW(0), XW(0x30000000),
+		      XW(0x2002), XW(1808), XW(0), XW(0x30002000),
+	XW(1), XW(1), XW(0x2003), XW(0), XW(0xffff8000), XW(0x00001000),
+	XW(0),
+	XW(0),
+	/* RPC reply: xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier */
+	XW(WT_XID), XW(1), XW(0), XW(0), XW(0), XW(0),
+};
+
+/* RDMA_ERROR / ERR_VERS, supported versions 1 to 1. */
+static const __be32 wt_err_vers[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(1), XW(RPCRDMA_ERROR),
+	XW(RPCRDMA_ERR_VERS), XW(1), XW(1),
+};
+
+/* RDMA_ERROR / ERR_CHUNK. */
+static const __be32 wt_err_chunk[] __maybe_unused = {
+	XW(WT_XID), XW(1), XW(1), XW(RPCRDMA_ERROR),
+	XW(RPCRDMA_ERR_CHUNK),
+};
+
+/**
+ * struct wt_vec - a valid header and what decoding it must give
+ * @desc: name of the case
+ * @words: the message
+ * @len: its length in bytes
+ * @dir: call or reply
+ * @proc: expected rdma_proc
+ * @credits: expected rdma_credit
+ * @hdr_len: expected transport header length
+ * @nr_read_chunks: expected number of Read chunks
+ * @nr_read_segs: expected number of Read segments
+ * @nr_write_chunks: expected number of Write chunks
+ * @nr_write_segs: expected number of Write segments
+ * @has_reply: expected presence of a Reply chunk
+ * @reply_len: expected Reply chunk length
+ */
+struct wt_vec {
+	const char *desc;
+	const __be32 *words;
+	size_t len;
+	enum rpcrdma_msg_dir dir;
+	u32 proc;
+	u32 credits;
+	unsigned int hdr_len;
+	unsigned int nr_read_chunks;
+	unsigned int nr_read_segs;
+	unsigned int nr_write_chunks;
+	unsigned int nr_write_segs;
+	bool has_reply;
+	u32 reply_len;
+};
+
+#define WT_WORDS(w)	.words = (w), .len = sizeof(w)
+
+static const struct wt_vec wt_valid_vecs[] __maybe_unused = {
+	{ .desc = "RDMA_MSG no chunks", WT_WORDS(wt_msg_plain),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_MSG, .credits = 32,
+	  .hdr_len = 28 },
+	{ .desc = "RDMA_MSG Read chunk of 2 segments", WT_WORDS(wt_msg_read),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_MSG, .credits = 32,
+	  .hdr_len = 76, .nr_read_chunks = 1, .nr_read_segs = 2 },
+	{ .desc = "RDMA_MSG two Read chunks", WT_WORDS(wt_msg_read2),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_MSG, .credits = 32,
+	  .hdr_len = 76, .nr_read_chunks = 2, .nr_read_segs = 2 },
+	{ .desc = "RDMA_MSG Write list of two chunks",
+	  WT_WORDS(wt_msg_write2),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_MSG, .credits = 32,
+	  .hdr_len = 92, .nr_write_chunks = 2, .nr_write_segs = 3 },
+	{ .desc = "RDMA_MSG Reply chunk", WT_WORDS(wt_msg_reply_chunk),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_MSG, .credits = 32,
+	  .hdr_len = 64, .has_reply = true, .reply_len = 8192 },
+	{ .desc = "RDMA_MSG all three lists", WT_WORDS(wt_msg_all),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_MSG, .credits = 32,
+	  .hdr_len = 96, .nr_read_chunks = 1, .nr_read_segs = 1,
+	  .nr_write_chunks = 1, .nr_write_segs = 1, .has_reply = true,
+	  .reply_len = 1024 },
+	{ .desc = "RDMA_MSG empty Write chunk", WT_WORDS(wt_msg_empty_write),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_MSG, .credits = 32,
+	  .hdr_len = 36, .nr_write_chunks = 1 },
+	{ .desc = "RDMA_NOMSG Long Call", WT_WORDS(wt_nomsg_long_call),
+	  .dir = RPCRDMA_DIR_CALL, .proc = RPCRDMA_NOMSG, .credits = 32,
+	  .hdr_len = 76, .nr_read_chunks = 1, .nr_read_segs = 2 },
+	{ .desc = "RDMA_NOMSG Long Reply", WT_WORDS(wt_nomsg_long_reply),
+	  .dir = RPCRDMA_DIR_REPLY, .proc = RPCRDMA_NOMSG, .credits = 16,
+	  .hdr_len = 64, .has_reply = true, .reply_len = 3000 },
+	{ .desc = "RDMA_MSG reply with Write list", WT_WORDS(wt_reply_write),
+	  .dir = RPCRDMA_DIR_REPLY, .proc = RPCRDMA_MSG, .credits = 16,
+	  .hdr_len = 92, .nr_write_chunks = 2, .nr_write_segs = 3 },
+	{ .desc = "RDMA_ERROR ERR_VERS 1..1", WT_WORDS(wt_err_vers),
+	  .dir = RPCRDMA_DIR_REPLY, .proc = RPCRDMA_ERROR, .credits = 1,
+	  .hdr_len = 28 },
+	{ .desc = "RDMA_ERROR ERR_CHUNK", WT_WORDS(wt_err_chunk),
+	  .dir = RPCRDMA_DIR_REPLY, .proc = RPCRDMA_ERROR, .credits = 1,
+	  .hdr_len = 20 },
+};
+
+static inline void wt_vec_desc(const struct wt_vec *v, char *desc)
+{
+	strscpy(desc, v->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+#endif /* _RPCRDMA_KUNIT_WIRE_TEST_H */

@@ -1,0 +1,831 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RPC-over-RDMA version 1: the Read list, the Write list and the Reply
+ * chunk (RFC 8166 section 3.4; XDR in RFC 5666 section 4.3).
+ *
+ *	segment:	handle, length, offset (64 bits)
+ *	Read list:	{ 1, position, segment }* 0
+ *	Write list:	{ 1, count, segment[count] }* 0
+ *	Reply chunk:	0 | 1, count, segment[count]
+ *
+ * Consecutive Read segments that share a position form one Read chunk.
+ * Decoded lists live in caller storage (struct rpcrdma_chunk_lists);
+ * nothing here allocates memory.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+
+#include "rpcrdma/wire.h"
+
+/*
+ * Storage handling
+ */
+
+/**
+ * rpcrdma_chunk_lists_reset - empty the lists, keeping their storage
+ * @cl: lists to empty
+ */
+void rpcrdma_chunk_lists_reset(struct rpcrdma_chunk_lists *cl)
+{
+	cl->read = cl->chunks;
+	cl->nr_read_chunks = 0;
+	cl->nr_read_segs = 0;
+	cl->write = cl->chunks;
+	cl->nr_write_chunks = 0;
+	cl->nr_write_segs = 0;
+	cl->has_reply = false;
+	memset(&cl->reply, 0, sizeof(cl->reply));
+	cl->used_segs = 0;
+}
+
+/**
+ * rpcrdma_chunk_lists_init - attach storage to chunk lists and empty them
+ * @cl: lists to initialise
+ * @chunks: storage for Read chunks and Write chunks together
+ * @max_chunks: number of entries in @chunks
+ * @segs: storage for every segment of the three lists
+ * @max_segs: number of entries in @segs
+ */
+void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
+			      struct rpcrdma_chunk *chunks,
+			      unsigned int max_chunks,
+			      struct rpcrdma_segment *segs,
+			      unsigned int max_segs)
+{
+	cl->chunks = chunks;
+	cl->max_chunks = max_chunks;
+	cl->segs = segs;
+	cl->max_segs = max_segs;
+	rpcrdma_chunk_lists_reset(cl);
+}
+
+static bool rpcrdma_chunk_slot_free(const struct rpcrdma_chunk_lists *cl)
+{
+	return cl->nr_read_chunks + cl->nr_write_chunks < cl->max_chunks;
+}
+
+static bool rpcrdma_seg_slot_free(const struct rpcrdma_chunk_lists *cl)
+{
+	return cl->used_segs < cl->max_segs;
+}
+
+/* Caller checked that a chunk slot is free. */
+static struct rpcrdma_chunk *rpcrdma_new_read_chunk(struct rpcrdma_chunk_lists *cl,
+						    u32 position)
+{
+	struct rpcrdma_chunk *chunk = &cl->chunks[cl->nr_read_chunks++];
+
+	chunk->position = position;
+	chunk->length = 0;
+	chunk->nsegs = 0;
+	chunk->segs = &cl->segs[cl->used_segs];
+	cl->write = cl->chunks + cl->nr_read_chunks;
+	return chunk;
+}
+
+/* Caller checked that a chunk slot is free. */
+static struct rpcrdma_chunk *rpcrdma_new_write_chunk(struct rpcrdma_chunk_lists *cl)
+{
+	struct rpcrdma_chunk *chunk = &cl->write[cl->nr_write_chunks++];
+
+	memset(chunk, 0, sizeof(*chunk));
+	chunk->segs = &cl->segs[cl->used_segs];
+	return chunk;
+}
+
+/*
+ * Append @seg to @chunk, which must be the chunk most recently started,
+ * so that its segments stay contiguous in the storage.  The caller
+ * checked that a segment slot is free.
+ */
+static enum rpcrdma_wire_err rpcrdma_append_seg(struct rpcrdma_chunk_lists *cl,
+						struct rpcrdma_chunk *chunk,
+						const struct rpcrdma_segment *seg)
+{
+	u64 length = (u64)chunk->length + seg->length;
+
+	if (length > U32_MAX)
+		return RPCRDMA_WIRE_ERR_LENGTH_OVERFLOW;
+	if (!chunk->nsegs)
+		chunk->segs = &cl->segs[cl->used_segs];
+	cl->segs[cl->used_segs++] = *seg;
+	chunk->nsegs++;
+	chunk->length = length;
+	return RPCRDMA_WIRE_OK;
+}
+
+static int rpcrdma_wire_err_to_errno(enum rpcrdma_wire_err err)
+{
+	switch (err) {
+	case RPCRDMA_WIRE_OK:
+		return 0;
+	case RPCRDMA_WIRE_ERR_LENGTH_OVERFLOW:
+		return -EOVERFLOW;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * Construction (for the side that sends chunk lists)
+ */
+
+/**
+ * rpcrdma_add_read_segment - append a segment to the Read list
+ * @cl: lists under construction
+ * @position: XDR position of the Read chunk (a multiple of four)
+ * @seg: the segment
+ *
+ * A segment with the same position as the previous one extends that
+ * Read chunk; a higher position starts a new Read chunk.
+ *
+ * Return: 0; -EINVAL if Write or Reply chunks were already added, if
+ * @position is unaligned or lower than the previous one; -ENOSPC if the
+ * storage is full; -EOVERFLOW if the chunk length would exceed U32_MAX.
+ */
+int rpcrdma_add_read_segment(struct rpcrdma_chunk_lists *cl, u32 position,
+			     const struct rpcrdma_segment *seg)
+{
+	struct rpcrdma_chunk *chunk = NULL;
+
+	if (cl->nr_write_chunks || cl->has_reply || (position & 3))
+		return -EINVAL;
+	if (cl->nr_read_chunks)
+		chunk = &cl->read[cl->nr_read_chunks - 1];
+	if (chunk && position < chunk->position)
+		return -EINVAL;
+	if (chunk && position == chunk->position &&
+	    (u64)chunk->length + seg->length > U32_MAX)
+		return -EOVERFLOW;
+	if (!rpcrdma_seg_slot_free(cl))
+		return -ENOSPC;
+	if (!chunk || position != chunk->position) {
+		if (!rpcrdma_chunk_slot_free(cl))
+			return -ENOSPC;
+		chunk = rpcrdma_new_read_chunk(cl, position);
+	}
+	cl->nr_read_segs++;
+	return rpcrdma_wire_err_to_errno(rpcrdma_append_seg(cl, chunk, seg));
+}
+
+/**
+ * rpcrdma_add_write_chunk - start a new, empty Write chunk
+ * @cl: lists under construction
+ *
+ * Return: 0; -EINVAL if the Reply chunk was already added; -ENOSPC if
+ * the chunk storage is full.
+ */
+int rpcrdma_add_write_chunk(struct rpcrdma_chunk_lists *cl)
+{
+	if (cl->has_reply)
+		return -EINVAL;
+	if (!rpcrdma_chunk_slot_free(cl))
+		return -ENOSPC;
+	rpcrdma_new_write_chunk(cl);
+	return 0;
+}
+
+/**
+ * rpcrdma_add_write_segment - append a segment to the last Write chunk
+ * @cl: lists under construction
+ * @seg: the segment
+ *
+ * Return: 0; -EINVAL if there is no Write chunk or the Reply chunk was
+ * already added; -ENOSPC if the segment storage is full; -EOVERFLOW if
+ * the chunk length would exceed U32_MAX.
+ */
+int rpcrdma_add_write_segment(struct rpcrdma_chunk_lists *cl,
+			      const struct rpcrdma_segment *seg)
+{
+	enum rpcrdma_wire_err err;
+
+	if (!cl->nr_write_chunks || cl->has_reply)
+		return -EINVAL;
+	if (!rpcrdma_seg_slot_free(cl))
+		return -ENOSPC;
+	err = rpcrdma_append_seg(cl, &cl->write[cl->nr_write_chunks - 1], seg);
+	if (!err)
+		cl->nr_write_segs++;
+	return rpcrdma_wire_err_to_errno(err);
+}
+
+/**
+ * rpcrdma_add_reply_chunk - add an empty Reply chunk
+ * @cl: lists under construction
+ *
+ * Return: 0, or -EINVAL if there already is a Reply chunk.
+ */
+int rpcrdma_add_reply_chunk(struct rpcrdma_chunk_lists *cl)
+{
+	if (cl->has_reply)
+		return -EINVAL;
+	memset(&cl->reply, 0, sizeof(cl->reply));
+	cl->reply.segs = &cl->segs[cl->used_segs];
+	cl->has_reply = true;
+	return 0;
+}
+
+/**
+ * rpcrdma_add_reply_segment - append a segment to the Reply chunk
+ * @cl: lists under construction
+ * @seg: the segment
+ *
+ * Return: 0; -EINVAL if there is no Reply chunk; -ENOSPC if the segment
+ * storage is full; -EOVERFLOW if the chunk length would exceed U32_MAX.
+ */
+int rpcrdma_add_reply_segment(struct rpcrdma_chunk_lists *cl,
+			      const struct rpcrdma_segment *seg)
+{
+	if (!cl->has_reply)
+		return -EINVAL;
+	if (!rpcrdma_seg_slot_free(cl))
+		return -ENOSPC;
+	return rpcrdma_wire_err_to_errno(rpcrdma_append_seg(cl, &cl->reply,
+							     seg));
+}
+
+/**
+ * rpcrdma_has_pos0_chunk - does the Read list start with a position-zero
+ *	Read chunk
+ * @cl: decoded or constructed lists
+ *
+ * Return: true if the first Read chunk has position zero (with
+ * RDMA_NOMSG, a Long Call: the chunk carries the whole Payload stream).
+ */
+bool rpcrdma_has_pos0_chunk(const struct rpcrdma_chunk_lists *cl)
+{
+	return cl->nr_read_chunks && cl->read[0].position == 0;
+}
+
+/*
+ * Decoding
+ */
+
+static enum rpcrdma_wire_err rpcrdma_decode_discrim(struct xdr_stream *xdr,
+						    bool *present)
+{
+	__be32 *p;
+
+	p = xdr_inline_decode(xdr, XDR_UNIT);
+	if (!p)
+		return RPCRDMA_WIRE_ERR_TRUNCATED;
+	if (*p == xdr_zero)
+		*present = false;
+	else if (*p == xdr_one)
+		*present = true;
+	else
+		return RPCRDMA_WIRE_ERR_BAD_DISCRIM;
+	return RPCRDMA_WIRE_OK;
+}
+
+static void rpcrdma_xdr_decode_segment(const __be32 *p,
+				       struct rpcrdma_segment *seg)
+{
+	seg->handle = be32_to_cpup(p++);
+	seg->length = be32_to_cpup(p++);
+	seg->offset = (u64)be32_to_cpup(p++) << 32;
+	seg->offset |= be32_to_cpup(p);
+}
+
+static enum rpcrdma_wire_err rpcrdma_decode_read_entry(struct xdr_stream *xdr,
+						       const struct rpcrdma_wire_limits *limits,
+						       struct rpcrdma_chunk_lists *cl)
+{
+	struct rpcrdma_chunk *chunk = NULL;
+	struct rpcrdma_segment seg;
+	bool new_chunk;
+	u32 position;
+	__be32 *p;
+
+	if (limits && cl->nr_read_segs >= limits->max_read_segs)
+		return RPCRDMA_WIRE_ERR_TOO_MANY_SEGS;
+	p = xdr_inline_decode(xdr, XDR_UNIT + RPCRDMA_SEGMENT_SIZE);
+	if (!p)
+		return RPCRDMA_WIRE_ERR_TRUNCATED;
+	position = be32_to_cpup(p);
+	rpcrdma_xdr_decode_segment(p + 1, &seg);
+
+	if (position & 3)
+		return RPCRDMA_WIRE_ERR_POS_UNALIGNED;
+	if (cl->nr_read_chunks)
+		chunk = &cl->read[cl->nr_read_chunks - 1];
+	if (chunk && position < chunk->position)
+		return RPCRDMA_WIRE_ERR_POS_DECREASING;
+	if (!seg.length)
+		return RPCRDMA_WIRE_ERR_ZERO_LENGTH;
+
+	new_chunk = !chunk || position != chunk->position;
+	if (limits) {
+		if (new_chunk &&
+		    cl->nr_read_chunks >= limits->max_read_chunks)
+			return RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS;
+		if ((new_chunk ? 0 : chunk->nsegs) >= limits->max_chunk_segs)
+			return RPCRDMA_WIRE_ERR_TOO_MANY_SEGS;
+	}
+	if (!rpcrdma_seg_slot_free(cl) ||
+	    (new_chunk && !rpcrdma_chunk_slot_free(cl)))
+		return RPCRDMA_WIRE_ERR_NO_STORAGE;
+	if (!new_chunk && (u64)chunk->length + seg.length > U32_MAX)
+		return RPCRDMA_WIRE_ERR_LENGTH_OVERFLOW;
+
+	if (new_chunk)
+		chunk = rpcrdma_new_read_chunk(cl, position);
+	cl->nr_read_segs++;
+	return rpcrdma_append_seg(cl, chunk, &seg);
+}
+
+/**
+ * rpcrdma_decode_read_list - decode and check the Read list
+ * @xdr: stream positioned at the Read list
+ * @dir: message direction; a reply must have an empty Read list
+ * @limits: work bounds (max_read_segs, max_read_chunks, max_chunk_segs),
+ *	or NULL
+ * @cl: lists to fill; must be empty
+ *
+ * Each Read segment must have a position that is a multiple of four and
+ * not lower than the previous position, and a non-zero length.  Limits
+ * and storage are checked before each entry is stored.
+ *
+ * Return: RPCRDMA_WIRE_OK or the rule broken.
+ */
+enum rpcrdma_wire_err
+rpcrdma_decode_read_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			 const struct rpcrdma_wire_limits *limits,
+			 struct rpcrdma_chunk_lists *cl)
+{
+	enum rpcrdma_wire_err err;
+	bool present;
+
+	for (;;) {
+		err = rpcrdma_decode_discrim(xdr, &present);
+		if (err || !present)
+			return err;
+		if (dir == RPCRDMA_DIR_REPLY)
+			return RPCRDMA_WIRE_ERR_READ_IN_REPLY;
+		err = rpcrdma_decode_read_entry(xdr, limits, cl);
+		if (err)
+			return err;
+	}
+}
+
+/*
+ * Decode a counted array of segments (a Write chunk or the Reply chunk)
+ * into @chunk, which the caller has just started.  The count is checked
+ * against the limits, the storage and the received bytes before any
+ * segment is read.
+ */
+static enum rpcrdma_wire_err rpcrdma_decode_segments(struct xdr_stream *xdr,
+						     enum rpcrdma_msg_dir dir,
+						     const struct rpcrdma_wire_limits *limits,
+						     struct rpcrdma_chunk_lists *cl,
+						     struct rpcrdma_chunk *chunk,
+						     unsigned int *nr_segs)
+{
+	struct rpcrdma_segment seg;
+	enum rpcrdma_wire_err err;
+	u32 count, i;
+	__be32 *p;
+
+	p = xdr_inline_decode(xdr, XDR_UNIT);
+	if (!p)
+		return RPCRDMA_WIRE_ERR_TRUNCATED;
+	count = be32_to_cpup(p);
+	if (limits && count > limits->max_chunk_segs)
+		return RPCRDMA_WIRE_ERR_TOO_MANY_SEGS;
+	if (count > cl->max_segs - cl->used_segs)
+		return RPCRDMA_WIRE_ERR_NO_STORAGE;
+	if (count > xdr_stream_remaining(xdr) / RPCRDMA_SEGMENT_SIZE)
+		return RPCRDMA_WIRE_ERR_TRUNCATED;
+
+	for (i = 0; i < count; i++) {
+		p = xdr_inline_decode(xdr, RPCRDMA_SEGMENT_SIZE);
+		if (!p)
+			return RPCRDMA_WIRE_ERR_TRUNCATED;
+		rpcrdma_xdr_decode_segment(p, &seg);
+		if (!seg.length && dir == RPCRDMA_DIR_CALL)
+			return RPCRDMA_WIRE_ERR_ZERO_LENGTH;
+		err = rpcrdma_append_seg(cl, chunk, &seg);
+		if (err)
+			return err;
+		(*nr_segs)++;
+	}
+	return RPCRDMA_WIRE_OK;
+}
+
+/**
+ * rpcrdma_decode_write_list - decode and check the Write list
+ * @xdr: stream positioned at the Write list
+ * @dir: message direction; in a call every segment must be non-empty,
+ *	in a reply empty segments mean "unused"
+ * @limits: work bounds (max_write_chunks, max_chunk_segs), or NULL
+ * @cl: lists to fill; the Read list, if any, is already decoded
+ *
+ * A Write chunk may have zero segments (an "empty Write chunk").
+ *
+ * Return: RPCRDMA_WIRE_OK or the rule broken.
+ */
+enum rpcrdma_wire_err
+rpcrdma_decode_write_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			  const struct rpcrdma_wire_limits *limits,
+			  struct rpcrdma_chunk_lists *cl)
+{
+	struct rpcrdma_chunk *chunk;
+	enum rpcrdma_wire_err err;
+	bool present;
+
+	for (;;) {
+		err = rpcrdma_decode_discrim(xdr, &present);
+		if (err || !present)
+			return err;
+		if (limits && cl->nr_write_chunks >= limits->max_write_chunks)
+			return RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS;
+		if (!rpcrdma_chunk_slot_free(cl))
+			return RPCRDMA_WIRE_ERR_NO_STORAGE;
+		chunk = rpcrdma_new_write_chunk(cl);
+		err = rpcrdma_decode_segments(xdr, dir, limits, cl, chunk,
+					      &cl->nr_write_segs);
+		if (err)
+			return err;
+	}
+}
+
+/**
+ * rpcrdma_decode_reply_chunk - decode and check the optional Reply chunk
+ * @xdr: stream positioned at the Reply chunk discriminator
+ * @dir: message direction; in a call every segment must be non-empty
+ * @limits: work bounds (max_chunk_segs), or NULL
+ * @cl: lists to fill; the Read and Write lists are already decoded
+ *
+ * Return: RPCRDMA_WIRE_OK or the rule broken.
+ */
+enum rpcrdma_wire_err
+rpcrdma_decode_reply_chunk(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			   const struct rpcrdma_wire_limits *limits,
+			   struct rpcrdma_chunk_lists *cl)
+{
+	enum rpcrdma_wire_err err;
+	unsigned int nr_segs = 0;
+	bool present;
+
+	err = rpcrdma_decode_discrim(xdr, &present);
+	if (err || !present)
+		return err;
+	rpcrdma_add_reply_chunk(cl);
+	return rpcrdma_decode_segments(xdr, dir, limits, cl, &cl->reply,
+				       &nr_segs);
+}
+
+/**
+ * rpcrdma_decode_chunk_lists - decode the Read list, Write list and Reply
+ *	chunk of an RDMA_MSG or RDMA_NOMSG header
+ * @xdr: stream positioned after the fixed header words
+ * @dir: message direction
+ * @limits: work bounds, or NULL
+ * @cl: lists to fill (emptied first)
+ *
+ * Read positions are only checked for alignment and order here; see
+ * rpcrdma_check_read_positions() for the checks that need the length of
+ * the inline payload.
+ *
+ * Return: RPCRDMA_WIRE_OK or the first rule broken.
+ */
+enum rpcrdma_wire_err
+rpcrdma_decode_chunk_lists(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+			   const struct rpcrdma_wire_limits *limits,
+			   struct rpcrdma_chunk_lists *cl)
+{
+	enum rpcrdma_wire_err err;
+
+	rpcrdma_chunk_lists_reset(cl);
+	err = rpcrdma_decode_read_list(xdr, dir, limits, cl);
+	if (err)
+		return err;
+	err = rpcrdma_decode_write_list(xdr, dir, limits, cl);
+	if (err)
+		return err;
+	return rpcrdma_decode_reply_chunk(xdr, dir, limits, cl);
+}
+
+/**
+ * rpcrdma_check_read_positions - check Read positions against the call
+ * @cl: decoded lists of a call
+ * @proc: RPCRDMA_MSG or RPCRDMA_NOMSG
+ * @inline_len: bytes of Payload stream received inline after the header
+ *
+ * The reduced Payload stream is the position-zero Read chunk of an
+ * RDMA_NOMSG call (Long Call), otherwise the inline payload; call its
+ * length L.  Every other Read chunk k, in list order, was removed from
+ * the unreduced stream at its position p(k) together with its XDR
+ * roundup, so with S(k) the sum of xdr_align_size(length) of the Read
+ * chunks before it (not counting a Long Call's position-zero chunk):
+ *
+ *	p(k) >= p(k-1) + xdr_align_size(length(k-1))	(else POS_OVERLAP)
+ *	p(k) <= L + S(k)				(else POS_RANGE)
+ *
+ * Return: RPCRDMA_WIRE_OK, RPCRDMA_WIRE_ERR_POS_OVERLAP or
+ * RPCRDMA_WIRE_ERR_POS_RANGE.
+ */
+enum rpcrdma_wire_err
+rpcrdma_check_read_positions(const struct rpcrdma_chunk_lists *cl, u32 proc,
+			     unsigned int inline_len)
+{
+	u64 reduced_len = inline_len;
+	u64 removed = 0, end = 0;
+	const struct rpcrdma_chunk *chunk;
+	unsigned int i = 0;
+
+	if (proc == RPCRDMA_NOMSG && rpcrdma_has_pos0_chunk(cl)) {
+		reduced_len = cl->read[0].length;
+		i = 1;
+	}
+	for (; i < cl->nr_read_chunks; i++) {
+		chunk = &cl->read[i];
+		if (chunk->position < end)
+			return RPCRDMA_WIRE_ERR_POS_OVERLAP;
+		if (chunk->position > reduced_len + removed)
+			return RPCRDMA_WIRE_ERR_POS_RANGE;
+		removed += xdr_align_size(chunk->length);
+		end = (u64)chunk->position + xdr_align_size(chunk->length);
+	}
+	return RPCRDMA_WIRE_OK;
+}
+
+static enum rpcrdma_wire_err
+rpcrdma_check_returned_chunk(const struct rpcrdma_chunk *offered,
+			     const struct rpcrdma_chunk *returned)
+{
+	const struct rpcrdma_segment *o, *r;
+	u32 i;
+
+	if (returned->nsegs > offered->nsegs)
+		return RPCRDMA_WIRE_ERR_REPLY_EXTRA_SEGS;
+	for (i = 0; i < returned->nsegs; i++) {
+		o = &offered->segs[i];
+		r = &returned->segs[i];
+		if (r->handle != o->handle || r->offset != o->offset)
+			return RPCRDMA_WIRE_ERR_REPLY_SEG_MISMATCH;
+		if (r->length > o->length)
+			return RPCRDMA_WIRE_ERR_REPLY_SEG_TOO_LONG;
+	}
+	return RPCRDMA_WIRE_OK;
+}
+
+/**
+ * rpcrdma_check_reply_chunks - check a reply's chunks against the call's
+ * @offered: the lists the requester sent in its call
+ * @returned: the lists decoded from the reply
+ *
+ * For the requester.  The reply must not have a Read list.  Its Write
+ * list may be shorter than the offered one (trailing unused chunks
+ * omitted) but not longer; a Reply chunk may only come back if one was
+ * offered.  Each returned chunk may have fewer segments than the
+ * offered one, but not more, and segment i must have the handle and
+ * offset of offered segment i and a length no greater than it.
+ *
+ * Return: RPCRDMA_WIRE_OK or the rule broken.
+ */
+enum rpcrdma_wire_err
+rpcrdma_check_reply_chunks(const struct rpcrdma_chunk_lists *offered,
+			   const struct rpcrdma_chunk_lists *returned)
+{
+	enum rpcrdma_wire_err err;
+	unsigned int i;
+
+	if (returned->nr_read_chunks)
+		return RPCRDMA_WIRE_ERR_READ_IN_REPLY;
+	if (returned->nr_write_chunks > offered->nr_write_chunks)
+		return RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK;
+	for (i = 0; i < returned->nr_write_chunks; i++) {
+		err = rpcrdma_check_returned_chunk(&offered->write[i],
+						   &returned->write[i]);
+		if (err)
+			return err;
+	}
+	if (!returned->has_reply)
+		return RPCRDMA_WIRE_OK;
+	if (!offered->has_reply)
+		return RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK;
+	return rpcrdma_check_returned_chunk(&offered->reply, &returned->reply);
+}
+
+/*
+ * Encoding
+ */
+
+static __be32 *rpcrdma_xdr_encode_segment(__be32 *p, u32 handle, u32 length,
+					  u64 offset)
+{
+	*p++ = cpu_to_be32(handle);
+	*p++ = cpu_to_be32(length);
+	*p++ = cpu_to_be32(upper_32_bits(offset));
+	*p++ = cpu_to_be32(lower_32_bits(offset));
+	return p;
+}
+
+/**
+ * rpcrdma_encode_segment - encode one plain segment
+ * @xdr: stream to encode into
+ * @seg: segment to encode
+ *
+ * Return: 0, or -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_segment(struct xdr_stream *xdr,
+			   const struct rpcrdma_segment *seg)
+{
+	__be32 *p;
+
+	p = xdr_reserve_space(xdr, RPCRDMA_SEGMENT_SIZE);
+	if (!p)
+		return -EMSGSIZE;
+	rpcrdma_xdr_encode_segment(p, seg->handle, seg->length, seg->offset);
+	return 0;
+}
+
+static int rpcrdma_encode_word(struct xdr_stream *xdr, __be32 word)
+{
+	return xdr_stream_encode_be32(xdr, word) < 0 ? -EMSGSIZE : 0;
+}
+
+/**
+ * rpcrdma_encode_read_list - encode the Read list, with its terminator
+ * @xdr: stream to encode into
+ * @cl: lists whose Read chunks are encoded
+ *
+ * Return: 0, or -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_read_list(struct xdr_stream *xdr,
+			     const struct rpcrdma_chunk_lists *cl)
+{
+	const struct rpcrdma_chunk *chunk;
+	const struct rpcrdma_segment *seg;
+	unsigned int i, j;
+	__be32 *p;
+
+	for (i = 0; i < cl->nr_read_chunks; i++) {
+		chunk = &cl->read[i];
+		for (j = 0; j < chunk->nsegs; j++) {
+			seg = &chunk->segs[j];
+			p = xdr_reserve_space(xdr, RPCRDMA_READ_ENTRY_SIZE);
+			if (!p)
+				return -EMSGSIZE;
+			*p++ = xdr_one;
+			*p++ = cpu_to_be32(chunk->position);
+			rpcrdma_xdr_encode_segment(p, seg->handle, seg->length,
+						   seg->offset);
+		}
+	}
+	return rpcrdma_encode_word(xdr, xdr_zero);
+}
+
+/*
+ * Encode a counted segment array; if @written is not NULL, rewrite the
+ * segment lengths to describe *@written bytes filled in array order.
+ */
+static int rpcrdma_encode_counted(struct xdr_stream *xdr,
+				  const struct rpcrdma_chunk *chunk,
+				  const u32 *written)
+{
+	u32 left = written ? *written : 0;
+	const struct rpcrdma_segment *seg;
+	u32 i, length;
+	__be32 *p;
+
+	if (written && *written > chunk->length)
+		return -EINVAL;
+	if (rpcrdma_encode_word(xdr, cpu_to_be32(chunk->nsegs)))
+		return -EMSGSIZE;
+	for (i = 0; i < chunk->nsegs; i++) {
+		seg = &chunk->segs[i];
+		length = seg->length;
+		if (written) {
+			length = min(length, left);
+			left -= length;
+		}
+		p = xdr_reserve_space(xdr, RPCRDMA_SEGMENT_SIZE);
+		if (!p)
+			return -EMSGSIZE;
+		rpcrdma_xdr_encode_segment(p, seg->handle, length,
+					   seg->offset);
+	}
+	return 0;
+}
+
+/**
+ * rpcrdma_encode_write_list - encode the Write list, with its terminator
+ * @xdr: stream to encode into
+ * @cl: lists whose Write chunks are encoded, segment lengths as stored
+ *
+ * Return: 0, or -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_write_list(struct xdr_stream *xdr,
+			      const struct rpcrdma_chunk_lists *cl)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < cl->nr_write_chunks; i++) {
+		if (rpcrdma_encode_word(xdr, xdr_one))
+			return -EMSGSIZE;
+		ret = rpcrdma_encode_counted(xdr, &cl->write[i], NULL);
+		if (ret)
+			return ret;
+	}
+	return rpcrdma_encode_word(xdr, xdr_zero);
+}
+
+/**
+ * rpcrdma_encode_reply_chunk - encode the optional Reply chunk
+ * @xdr: stream to encode into
+ * @cl: lists whose Reply chunk (or its absence) is encoded
+ *
+ * Return: 0, or -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_reply_chunk(struct xdr_stream *xdr,
+			       const struct rpcrdma_chunk_lists *cl)
+{
+	if (!cl->has_reply)
+		return rpcrdma_encode_word(xdr, xdr_zero);
+	if (rpcrdma_encode_word(xdr, xdr_one))
+		return -EMSGSIZE;
+	return rpcrdma_encode_counted(xdr, &cl->reply, NULL);
+}
+
+/**
+ * rpcrdma_encode_chunk_lists - encode the three chunk lists
+ * @xdr: stream positioned after the fixed header words
+ * @cl: lists to encode
+ *
+ * Return: 0, or -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_chunk_lists(struct xdr_stream *xdr,
+			       const struct rpcrdma_chunk_lists *cl)
+{
+	int ret;
+
+	ret = rpcrdma_encode_read_list(xdr, cl);
+	if (ret)
+		return ret;
+	ret = rpcrdma_encode_write_list(xdr, cl);
+	if (ret)
+		return ret;
+	return rpcrdma_encode_reply_chunk(xdr, cl);
+}
+
+/**
+ * rpcrdma_encode_write_list_written - encode a reply's Write list
+ * @xdr: stream to encode into
+ * @chunks: the Write chunks offered by the call (the first @nchunks)
+ * @nchunks: number of chunks to return
+ * @written: bytes written into each chunk
+ *
+ * For the responder: each chunk is returned with its segment count and
+ * segments, the segment lengths rewritten to describe @written[i] bytes
+ * placed in segment order (RFC 8166 section 3.4.6); unused segments get
+ * length zero.  The list terminator is included.
+ *
+ * Return: 0; -EINVAL if some @written[i] exceeds the chunk's length;
+ * -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_write_list_written(struct xdr_stream *xdr,
+				      const struct rpcrdma_chunk *chunks,
+				      unsigned int nchunks, const u32 *written)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < nchunks; i++) {
+		if (written[i] > chunks[i].length)
+			return -EINVAL;
+		if (rpcrdma_encode_word(xdr, xdr_one))
+			return -EMSGSIZE;
+		ret = rpcrdma_encode_counted(xdr, &chunks[i], &written[i]);
+		if (ret)
+			return ret;
+	}
+	return rpcrdma_encode_word(xdr, xdr_zero);
+}
+
+/**
+ * rpcrdma_encode_reply_chunk_written - encode a reply's Reply chunk
+ * @xdr: stream to encode into
+ * @chunk: the Reply chunk offered by the call, or NULL to encode "absent"
+ * @written: bytes of RPC Reply written into @chunk
+ *
+ * Return: 0; -EINVAL if @written exceeds the chunk's length; -EMSGSIZE
+ * if @xdr has no room.
+ */
+int rpcrdma_encode_reply_chunk_written(struct xdr_stream *xdr,
+				       const struct rpcrdma_chunk *chunk,
+				       u32 written)
+{
+	if (!chunk)
+		return rpcrdma_encode_word(xdr, xdr_zero);
+	if (written > chunk->length)
+		return -EINVAL;
+	if (rpcrdma_encode_word(xdr, xdr_one))
+		return -EMSGSIZE;
+	return rpcrdma_encode_counted(xdr, chunk, &written);
+}

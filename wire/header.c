@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RPC-over-RDMA version 1: the transport header as a whole.
+ *
+ * Fixed part (RFC 8166 section 4.2; RFC 5666 section 4.1):
+ *
+ *	rdma_xid, rdma_vers, rdma_credit, rdma_proc
+ *
+ * then, by rdma_proc: the three chunk lists for RDMA_MSG and RDMA_NOMSG
+ * (see chunk.c), rdma_err (+ version range) for RDMA_ERROR.  RDMA_MSGP
+ * and RDMA_DONE are recognised but not parsed: RFC 8166 removed them.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "rpcrdma/wire.h"
+
+static const char * const rpcrdma_wire_err_names[RPCRDMA_WIRE_ERR_MAX] = {
+	[RPCRDMA_WIRE_OK]			= "ok",
+	[RPCRDMA_WIRE_ERR_TRUNCATED]		= "truncated",
+	[RPCRDMA_WIRE_ERR_VERSION]		= "bad-version",
+	[RPCRDMA_WIRE_ERR_BAD_PROC]		= "bad-proc",
+	[RPCRDMA_WIRE_ERR_UNSUPPORTED_PROC]	= "unsupported-proc",
+	[RPCRDMA_WIRE_ERR_BAD_ERRCODE]		= "bad-errcode",
+	[RPCRDMA_WIRE_ERR_BAD_DISCRIM]		= "bad-discriminator",
+	[RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS]	= "too-many-chunks",
+	[RPCRDMA_WIRE_ERR_TOO_MANY_SEGS]	= "too-many-segments",
+	[RPCRDMA_WIRE_ERR_NO_STORAGE]		= "no-storage",
+	[RPCRDMA_WIRE_ERR_POS_UNALIGNED]	= "position-unaligned",
+	[RPCRDMA_WIRE_ERR_POS_DECREASING]	= "position-decreasing",
+	[RPCRDMA_WIRE_ERR_POS_OVERLAP]		= "position-overlap",
+	[RPCRDMA_WIRE_ERR_POS_RANGE]		= "position-range",
+	[RPCRDMA_WIRE_ERR_ZERO_LENGTH]		= "zero-length-segment",
+	[RPCRDMA_WIRE_ERR_LENGTH_OVERFLOW]	= "length-overflow",
+	[RPCRDMA_WIRE_ERR_NOMSG_NO_CHUNK]	= "nomsg-without-chunk",
+	[RPCRDMA_WIRE_ERR_READ_IN_REPLY]	= "read-list-in-reply",
+	[RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK]	= "reply-extra-chunk",
+	[RPCRDMA_WIRE_ERR_REPLY_EXTRA_SEGS]	= "reply-extra-segments",
+	[RPCRDMA_WIRE_ERR_REPLY_SEG_TOO_LONG]	= "reply-segment-too-long",
+	[RPCRDMA_WIRE_ERR_REPLY_SEG_MISMATCH]	= "reply-segment-mismatch",
+};
+
+/**
+ * rpcrdma_wire_err_name - short name of a codec error
+ * @err: value to name
+ *
+ * Return: a static string for log messages and tracepoints; "unknown"
+ * for a value outside the enum.
+ */
+const char *rpcrdma_wire_err_name(enum rpcrdma_wire_err err)
+{
+	if ((unsigned int)err >= RPCRDMA_WIRE_ERR_MAX)
+		return "unknown";
+	return rpcrdma_wire_err_names[err];
+}
+
+/**
+ * rpcrdma_wire_err_to_rdma_err - RDMA_ERROR code a responder sends
+ * @err: result of decoding a received call
+ *
+ * A header whose version is not supported is answered with ERR_VERS;
+ * every other header that cannot be processed (including RDMA_MSGP and
+ * RDMA_DONE) with ERR_CHUNK (RFC 8166 section 4.5).
+ *
+ * Return: RPCRDMA_ERR_VERS or RPCRDMA_ERR_CHUNK, or 0 for RPCRDMA_WIRE_OK.
+ */
+u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err)
+{
+	switch (err) {
+	case RPCRDMA_WIRE_OK:
+		return 0;
+	case RPCRDMA_WIRE_ERR_VERSION:
+		return RPCRDMA_ERR_VERS;
+	default:
+		return RPCRDMA_ERR_CHUNK;
+	}
+}
+
+/**
+ * rpcrdma_hdr_init - prepare a header structure for decoding or encoding
+ * @hdr: structure to initialise (all fields are cleared)
+ * @chunks: storage for Read and Write chunks
+ * @max_chunks: number of entries in @chunks
+ * @segs: storage for segments
+ * @max_segs: number of entries in @segs
+ */
+void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
+		      struct rpcrdma_chunk *chunks, unsigned int max_chunks,
+		      struct rpcrdma_segment *segs, unsigned int max_segs)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	rpcrdma_chunk_lists_init(&hdr->lists, chunks, max_chunks, segs,
+				 max_segs);
+}
+
+/**
+ * rpcrdma_decode_fixed - decode the four fixed header words
+ * @xdr: stream positioned at the start of a transport header
+ * @hdr: receives xid, vers, credits and proc; fixed_valid is set on
+ *	success
+ *
+ * No field is validated here: a responder needs the XID even of a header
+ * it rejects, to address its RDMA_ERROR reply.
+ *
+ * Return: RPCRDMA_WIRE_OK, or RPCRDMA_WIRE_ERR_TRUNCATED if fewer than 16
+ * bytes were received.
+ */
+enum rpcrdma_wire_err rpcrdma_decode_fixed(struct xdr_stream *xdr,
+					   struct rpcrdma_hdr *hdr)
+{
+	__be32 *p;
+
+	p = xdr_inline_decode(xdr, RPCRDMA_FIXED_HDR_SIZE);
+	if (!p)
+		return RPCRDMA_WIRE_ERR_TRUNCATED;
+	hdr->xid = p[0];
+	hdr->vers = be32_to_cpu(p[1]);
+	hdr->credits = be32_to_cpu(p[2]);
+	hdr->proc = be32_to_cpu(p[3]);
+	hdr->fixed_valid = true;
+	return RPCRDMA_WIRE_OK;
+}
+
+static enum rpcrdma_wire_err
+rpcrdma_decode_error_body(struct xdr_stream *xdr, struct rpcrdma_hdr *hdr)
+{
+	__be32 *p;
+
+	p = xdr_inline_decode(xdr, XDR_UNIT);
+	if (!p)
+		return RPCRDMA_WIRE_ERR_TRUNCATED;
+	hdr->err = be32_to_cpup(p);
+	switch (hdr->err) {
+	case RPCRDMA_ERR_VERS:
+		p = xdr_inline_decode(xdr, 2 * XDR_UNIT);
+		if (!p)
+			return RPCRDMA_WIRE_ERR_TRUNCATED;
+		hdr->vers_low = be32_to_cpu(p[0]);
+		hdr->vers_high = be32_to_cpu(p[1]);
+		return RPCRDMA_WIRE_OK;
+	case RPCRDMA_ERR_CHUNK:
+		return RPCRDMA_WIRE_OK;
+	default:
+		return RPCRDMA_WIRE_ERR_BAD_ERRCODE;
+	}
+}
+
+/*
+ * RDMA_NOMSG carries no inline RPC message, so some chunk must: in a
+ * call the position-zero Read chunk (Long Call), in a reply a non-empty
+ * Reply chunk (Long Reply).
+ */
+static bool rpcrdma_nomsg_has_chunk(const struct rpcrdma_chunk_lists *cl,
+				    enum rpcrdma_msg_dir dir)
+{
+	if (dir == RPCRDMA_DIR_CALL)
+		return rpcrdma_has_pos0_chunk(cl);
+	return cl->has_reply && cl->reply.length;
+}
+
+static enum rpcrdma_wire_err rpcrdma_decode_msg_body(struct xdr_stream *xdr,
+						     enum rpcrdma_msg_dir dir,
+						     const struct rpcrdma_wire_limits *limits,
+						     struct rpcrdma_hdr *hdr,
+						     unsigned int start)
+{
+	enum rpcrdma_wire_err err;
+
+	err = rpcrdma_decode_chunk_lists(xdr, dir, limits, &hdr->lists);
+	if (err)
+		return err;
+
+	hdr->hdr_len = xdr_stream_pos(xdr) - start;
+	hdr->inline_len = xdr->buf->len - xdr_stream_pos(xdr);
+
+	if (hdr->proc == RPCRDMA_NOMSG &&
+	    !rpcrdma_nomsg_has_chunk(&hdr->lists, dir))
+		return RPCRDMA_WIRE_ERR_NOMSG_NO_CHUNK;
+	if (dir == RPCRDMA_DIR_CALL)
+		return rpcrdma_check_read_positions(&hdr->lists, hdr->proc,
+						    hdr->inline_len);
+	return RPCRDMA_WIRE_OK;
+}
+
+/**
+ * rpcrdma_decode_hdr - decode and validate a whole transport header
+ * @xdr: stream over the received bytes, positioned at the header
+ * @dir: whether the header introduces an RPC Call or an RPC Reply
+ * @limits: per-message work bounds, or NULL for storage bounds only
+ * @hdr: result; hdr->lists must have storage (see rpcrdma_hdr_init())
+ *
+ * The fixed part is decoded first; if it was received, hdr->fixed_valid
+ * is set whatever the outcome.  The version is checked before the
+ * message type.  RDMA_MSGP and RDMA_DONE are reported as unsupported
+ * without reading further.  For RDMA_MSG and RDMA_NOMSG the three chunk
+ * lists are decoded and validated; on success @xdr is left at the first
+ * byte of the inline Payload stream, whose length is hdr->inline_len.
+ *
+ * Return: RPCRDMA_WIRE_OK or the first rule the header breaks.
+ */
+enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
+					 enum rpcrdma_msg_dir dir,
+					 const struct rpcrdma_wire_limits *limits,
+					 struct rpcrdma_hdr *hdr)
+{
+	unsigned int start = xdr_stream_pos(xdr);
+	enum rpcrdma_wire_err err;
+
+	hdr->fixed_valid = false;
+	hdr->err = 0;
+	hdr->vers_low = 0;
+	hdr->vers_high = 0;
+	hdr->hdr_len = 0;
+	hdr->inline_len = 0;
+	rpcrdma_chunk_lists_reset(&hdr->lists);
+
+	err = rpcrdma_decode_fixed(xdr, hdr);
+	if (err)
+		return err;
+	if (hdr->vers != RPCRDMA_VERSION)
+		return RPCRDMA_WIRE_ERR_VERSION;
+
+	switch (hdr->proc) {
+	case RPCRDMA_MSG:
+	case RPCRDMA_NOMSG:
+		return rpcrdma_decode_msg_body(xdr, dir, limits, hdr, start);
+	case RPCRDMA_ERROR:
+		err = rpcrdma_decode_error_body(xdr, hdr);
+		if (err)
+			return err;
+		hdr->hdr_len = xdr_stream_pos(xdr) - start;
+		hdr->inline_len = xdr->buf->len - xdr_stream_pos(xdr);
+		return RPCRDMA_WIRE_OK;
+	case RPCRDMA_MSGP:
+	case RPCRDMA_DONE:
+		return RPCRDMA_WIRE_ERR_UNSUPPORTED_PROC;
+	default:
+		return RPCRDMA_WIRE_ERR_BAD_PROC;
+	}
+}
+
+/**
+ * rpcrdma_encode_fixed - encode the four fixed header words
+ * @xdr: stream to encode into
+ * @xid: rdma_xid, in wire byte order
+ * @credits: credits requested (call) or granted (reply)
+ * @proc: message type
+ *
+ * rdma_vers is always RPCRDMA_VERSION.
+ *
+ * Return: 0, or -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_fixed(struct xdr_stream *xdr, __be32 xid, u32 credits,
+			 u32 proc)
+{
+	__be32 *p;
+
+	p = xdr_reserve_space(xdr, RPCRDMA_FIXED_HDR_SIZE);
+	if (!p)
+		return -EMSGSIZE;
+	*p++ = xid;
+	*p++ = cpu_to_be32(RPCRDMA_VERSION);
+	*p++ = cpu_to_be32(credits);
+	*p = cpu_to_be32(proc);
+	return 0;
+}
+
+/**
+ * rpcrdma_encode_error - encode a whole RDMA_ERROR header
+ * @xdr: stream to encode into
+ * @xid: XID of the message being answered, in wire byte order
+ * @credits: credits granted
+ * @err: RPCRDMA_ERR_VERS (the supported range 1..1 follows) or
+ *	RPCRDMA_ERR_CHUNK
+ *
+ * Return: 0, -EINVAL for another @err, or -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_error(struct xdr_stream *xdr, __be32 xid, u32 credits,
+			 u32 err)
+{
+	size_t len;
+	__be32 *p;
+
+	switch (err) {
+	case RPCRDMA_ERR_VERS:
+		len = 3 * XDR_UNIT;
+		break;
+	case RPCRDMA_ERR_CHUNK:
+		len = XDR_UNIT;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (rpcrdma_encode_fixed(xdr, xid, credits, RPCRDMA_ERROR))
+		return -EMSGSIZE;
+	p = xdr_reserve_space(xdr, len);
+	if (!p)
+		return -EMSGSIZE;
+	*p++ = cpu_to_be32(err);
+	if (err == RPCRDMA_ERR_VERS) {
+		*p++ = cpu_to_be32(RPCRDMA_VERSION);
+		*p = cpu_to_be32(RPCRDMA_VERSION);
+	}
+	return 0;
+}
+
+/**
+ * rpcrdma_encode_hdr - encode a whole transport header
+ * @xdr: stream to encode into
+ * @hdr: xid, credits and proc; for RDMA_MSG and RDMA_NOMSG the chunk
+ *	lists in hdr->lists; for RDMA_ERROR the code in hdr->err
+ *
+ * rdma_vers is always RPCRDMA_VERSION, and an ERR_VERS error always
+ * announces the range 1..1.  Nothing is validated: the caller builds
+ * the lists it means to send.
+ *
+ * Return: 0; -EINVAL for RDMA_MSGP, RDMA_DONE, an unknown type or an
+ * unknown error code; -EMSGSIZE if @xdr has no room.
+ */
+int rpcrdma_encode_hdr(struct xdr_stream *xdr, const struct rpcrdma_hdr *hdr)
+{
+	switch (hdr->proc) {
+	case RPCRDMA_MSG:
+	case RPCRDMA_NOMSG:
+		if (rpcrdma_encode_fixed(xdr, hdr->xid, hdr->credits,
+					 hdr->proc))
+			return -EMSGSIZE;
+		return rpcrdma_encode_chunk_lists(xdr, &hdr->lists);
+	case RPCRDMA_ERROR:
+		return rpcrdma_encode_error(xdr, hdr->xid, hdr->credits,
+					    hdr->err);
+	default:
+		return -EINVAL;
+	}
+}
