@@ -30,7 +30,8 @@ for t in "${tests[@]}"; do
 	out="$outroot/$name"
 	rm -rf "$out"
 	mkdir -p "$out"
-	echo "# $name: $(sed -n '3s/^# //p' "$t")"
+	# The test's description: its comment block after the SPDX line.
+	echo "# $name: $(sed -n '3,/^[^#]/{/^# /s/^# //p}' "$t" | tr '\n' ' ')"
 	start=$(date +%s)
 	if [ ! -x "$t" ]; then
 		echo "# $t: no such test" >"$out/output"

@@ -174,8 +174,16 @@ rm -f "$gdir/initramfs.cpio"
 secs=$(( $(date +%s) - start ))
 
 report_tail() {
+	local first
+
+	first=$(grep -m 1 -A 15 -E 'BUG:|Oops|general protection|KASAN|WARNING:|Kernel panic' \
+		"$gdir/console.log" 2>/dev/null)
+	if [ -n "$first" ]; then
+		echo "---- first kernel report in $gdir/console.log ----" >&2
+		echo "$first" >&2
+	fi
 	echo "---- last lines of $gdir/console.log ----" >&2
-	tail -n 25 "$gdir/console.log" >&2
+	tail -n 15 "$gdir/console.log" >&2
 	cat "$gdir/qemu.log" >&2
 }
 
