@@ -45,6 +45,25 @@ static void truncation_walk_case(struct kunit *test)
 KUNIT_ARRAY_PARAM(valid_vec, wt_valid_vecs, wt_vec_desc);
 
 /*
+ * Decoding @v with the limit at @field lowered by one (when it is in use)
+ * must fail with @want.
+ */
+static void expect_tighter_fails(struct kunit *test, const struct wt_vec *v,
+				 const struct rpcrdma_wire_limits *lim,
+				 struct rpcrdma_hdr *hdr, size_t field,
+				 enum rpcrdma_wire_err want)
+{
+	struct rpcrdma_wire_limits tight = *lim;
+	unsigned int *limit = (unsigned int *)((char *)&tight + field);
+
+	if (!*limit)
+		return;
+	(*limit)--;
+	KUNIT_EXPECT_EQ(test, wt_decode(test, v->words, v->len, v->dir, &tight,
+					hdr), want);
+}
+
+/*
  * Limits and storage sized exactly for a valid header pass; one less of
  * any of them fails with the matching error.
  */
@@ -55,7 +74,6 @@ static void exact_limits_case(struct kunit *test)
 	struct rpcrdma_wire_limits lim = { };
 	const struct rpcrdma_chunk_lists *cl = &h->hdr.lists;
 	unsigned int i, nchunks, nsegs;
-	struct rpcrdma_wire_limits tight;
 
 	KUNIT_ASSERT_EQ(test, wt_decode(test, v->words, v->len, v->dir, NULL,
 					&h->hdr), RPCRDMA_WIRE_OK);
@@ -76,34 +94,18 @@ static void exact_limits_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wt_decode(test, v->words, v->len, v->dir, &lim,
 					&h->hdr), RPCRDMA_WIRE_OK);
 
-	if (lim.max_read_chunks) {
-		tight = lim;
-		tight.max_read_chunks--;
-		KUNIT_EXPECT_EQ(test, wt_decode(test, v->words, v->len, v->dir,
-						&tight, &h->hdr),
-				RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS);
-	}
-	if (lim.max_read_segs) {
-		tight = lim;
-		tight.max_read_segs--;
-		KUNIT_EXPECT_EQ(test, wt_decode(test, v->words, v->len, v->dir,
-						&tight, &h->hdr),
-				RPCRDMA_WIRE_ERR_TOO_MANY_SEGS);
-	}
-	if (lim.max_write_chunks) {
-		tight = lim;
-		tight.max_write_chunks--;
-		KUNIT_EXPECT_EQ(test, wt_decode(test, v->words, v->len, v->dir,
-						&tight, &h->hdr),
-				RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS);
-	}
-	if (lim.max_chunk_segs) {
-		tight = lim;
-		tight.max_chunk_segs--;
-		KUNIT_EXPECT_EQ(test, wt_decode(test, v->words, v->len, v->dir,
-						&tight, &h->hdr),
-				RPCRDMA_WIRE_ERR_TOO_MANY_SEGS);
-	}
+	expect_tighter_fails(test, v, &lim, &h->hdr,
+			     offsetof(struct rpcrdma_wire_limits, max_read_chunks),
+			     RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS);
+	expect_tighter_fails(test, v, &lim, &h->hdr,
+			     offsetof(struct rpcrdma_wire_limits, max_read_segs),
+			     RPCRDMA_WIRE_ERR_TOO_MANY_SEGS);
+	expect_tighter_fails(test, v, &lim, &h->hdr,
+			     offsetof(struct rpcrdma_wire_limits, max_write_chunks),
+			     RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS);
+	expect_tighter_fails(test, v, &lim, &h->hdr,
+			     offsetof(struct rpcrdma_wire_limits, max_chunk_segs),
+			     RPCRDMA_WIRE_ERR_TOO_MANY_SEGS);
 	if (nchunks) {
 		h = wt_hdr_alloc(test, nchunks - 1, nsegs);
 		KUNIT_EXPECT_EQ(test, wt_decode(test, v->words, v->len, v->dir,

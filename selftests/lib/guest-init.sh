@@ -19,6 +19,17 @@ mount -t tmpfs tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 
+# A repository or cache below /tmp or /run (a CI clone, say) was hidden by
+# the tmpfs mounts above: bind it back from the host view.
+for dir in "$RPCRDMA_TOP" "$RPCRDMA_CACHE"; do
+	case "$dir" in
+	/tmp/*|/run/*)
+		mkdir -p "$dir"
+		mount --bind "/.host$dir" "$dir"
+		;;
+	esac
+done
+
 # The test kernel's modules live in the host's cache, not in /lib/modules.
 if [ -n "$GUEST_MODDIR" ]; then
 	mkdir -p "/lib/modules/$GUEST_RELEASE"

@@ -39,6 +39,10 @@ mkdir -p /newroot/out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /newroot/out ||
 	fail "cannot mount the output folder"
 cp /config /newroot/etc/rpcrdma-guest.conf
+# Keep the plain host view reachable: guest-init.sh binds the repository
+# from it when the repository sits below /tmp or /run, which get a tmpfs.
+mkdir -p /newroot/.host
+mount --bind /lower /newroot/.host
 for d in dev proc sys; do
 	mount --move "/$d" "/newroot/$d"
 done

@@ -130,6 +130,7 @@ GUEST_IP='$ip'
 GUEST_RELEASE='$release'
 GUEST_MODDIR='$moddir'
 RPCRDMA_TOP='$RPCRDMA_TOP'
+RPCRDMA_CACHE='$RPCRDMA_CACHE'
 CONF
 for e in "${envs[@]}"; do
 	echo "export ${e%%=*}='${e#*=}'" >>"$tmp/config"
