@@ -46,11 +46,18 @@ rxe_link() {
 	fail "rxe_$netdev never became ACTIVE"
 }
 
-# The kernel's own rpcrdma.ko, the reference implementation.
+# The kernel's own rpcrdma.ko, the reference implementation.  Loaded by
+# path: after "make install" on the host, modprobe would find ours in
+# updates/ first.
 load_stock_rpcrdma() {
-	modprobe rpcrdma || fail "cannot load the stock rpcrdma"
-	modinfo -F filename rpcrdma | grep -q '/kernel/net/sunrpc/xprtrdma/' ||
-		fail "modprobe found a rpcrdma that is not the stock one"
+	local ko dep
+
+	ko=$(ls /lib/modules/"$(uname -r)"/kernel/net/sunrpc/xprtrdma/rpcrdma.ko* 2>/dev/null)
+	[ -n "$ko" ] || fail "the stock rpcrdma.ko is not in /lib/modules/$(uname -r)"
+	for dep in $(modinfo -F depends "$ko" | tr ',' ' '); do
+		modprobe "$dep" || fail "cannot load $dep, needed by the stock rpcrdma"
+	done
+	insmod "$ko" || fail "cannot load the stock rpcrdma ($ko)"
 }
 
 # Our module, built for the running kernel; its dependencies come first.
