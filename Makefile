@@ -14,7 +14,7 @@
 # The running kernel's build tree when there is one, otherwise the newest
 # Debian 6.12 headers.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-	$(lastword $(sort $(wildcard /usr/src/linux-headers-6.12*-amd64))))
+	$(shell ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | tail -n 1))
 
 ifeq ($(KDIR),)
 $(error no kernel build tree found: install linux-headers-6.12-amd64 (make deps) or set KDIR)
