@@ -2,6 +2,7 @@
 # Demo guest "client": mounts the server over RDMA and moves data.
 . "$RPCRDMA_TOP/selftests/guest/demo-lib.sh"
 
+test_begin
 MiB=${DEMO_MIB:-32}
 say "I am the NFS client, 192.0.2.2, running Linux $(uname -r)."
 rxe_link eth0
@@ -29,5 +30,5 @@ say "Transport counters: $(mount_xprt_line /mnt | sed 's/^[[:space:]]*//')"
 umount /mnt
 signal_peer client-finished
 unload_rpcrdma
-dmesg_clean
+test_end
 say "Unmounted and unloaded; no kernel warnings."

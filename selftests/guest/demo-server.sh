@@ -2,6 +2,7 @@
 # Demo guest "server": kernel NFS server exporting /export over RDMA.
 . "$RPCRDMA_TOP/selftests/guest/demo-lib.sh"
 
+test_begin
 say "I am the NFS server, 192.0.2.1, running Linux $(uname -r)."
 say "Turning my virtual Ethernet card into an RDMA device with soft-RoCE:"
 rxe_link eth0
@@ -16,5 +17,5 @@ say "The client is done; what it left in /export, seen from the server:"
 ls -l "$EXPORT" | sed "s/^/[$GUEST_NAME]   /"
 nfs_server_stop
 unload_rpcrdma
-dmesg_clean
+test_end
 say "Server shut down cleanly; no kernel warnings."

@@ -3,12 +3,10 @@
 # unload it, and require silence from KASAN, lockdep and kmemleak.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
-mark_dmesg
-kmemleak_baseline
+CHECK_KMEMLEAK=1
+test_begin
 step "loading $RPCRDMA_KO: its KUnit suites run now"
 load_our_rpcrdma "$RPCRDMA_KO"
 unload_rpcrdma
-step "kmemleak scan"
-kmemleak_check
-dmesg_clean
+test_end
 step "clean"

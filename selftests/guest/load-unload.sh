@@ -3,8 +3,7 @@
 # CHECK_KMEMLEAK=1 a kmemleak scan after rmmod must find nothing.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
-mark_dmesg
-[ "${CHECK_KMEMLEAK:-0}" = 1 ] && kmemleak_baseline
+test_begin
 step "loading $RPCRDMA_KO on $(uname -r)"
 load_our_rpcrdma "$RPCRDMA_KO"
 modinfo "$RPCRDMA_KO" | grep -E '^(name|version|alias|license):'
@@ -16,9 +15,5 @@ unload_rpcrdma
 step "loading and unloading again"
 load_our_rpcrdma "$RPCRDMA_KO"
 unload_rpcrdma
-if [ "${CHECK_KMEMLEAK:-0}" = 1 ]; then
-	step "kmemleak scan"
-	kmemleak_check
-fi
-dmesg_clean
+test_end
 step "clean"

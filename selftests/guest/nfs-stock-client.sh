@@ -5,7 +5,7 @@
 
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65536 1048576 ${BIG_FILE:-8388608}"
 
-mark_dmesg
+test_begin
 rxe_link eth0
 load_stock_rpcrdma
 wait_peer server-ready 120
@@ -23,5 +23,5 @@ done
 cp /tmp/sums /out/client.sums
 signal_peer client-finished
 unload_rpcrdma
-dmesg_clean
+test_end
 step "clean"

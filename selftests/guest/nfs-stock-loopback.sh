@@ -5,8 +5,7 @@
 
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65536 1048576 ${BIG_FILE:-8388608}"
 
-mark_dmesg
-[ "${CHECK_KMEMLEAK:-0}" = 1 ] && kmemleak_baseline
+test_begin
 step "soft-RoCE on a dummy interface"
 dummy_link 192.0.2.1/24
 rxe_link rdma0
@@ -27,9 +26,5 @@ done
 step "shutting down"
 nfs_server_stop
 unload_rpcrdma
-if [ "${CHECK_KMEMLEAK:-0}" = 1 ]; then
-	step "kmemleak scan"
-	kmemleak_check
-fi
-dmesg_clean
+test_end
 step "clean"

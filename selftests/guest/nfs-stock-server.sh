@@ -3,7 +3,7 @@
 # serves until the client is done, then shuts down cleanly.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
-mark_dmesg
+test_begin
 rxe_link eth0
 load_stock_rpcrdma
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT"
@@ -14,5 +14,5 @@ step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
 nfs_server_stop
 unload_rpcrdma
-dmesg_clean
+test_end
 step "clean"

@@ -18,9 +18,22 @@ fail() {
 	exit 1
 }
 
-# Mark the kernel log so that dmesg_clean only looks at what the test did.
-mark_dmesg() {
+# Start of a test: mark the kernel log so that test_end only looks at what
+# the test did, and with CHECK_KMEMLEAK=1 forget earlier kmemleak reports.
+test_begin() {
 	echo "rpcrdma-selftest: start of test" >/dev/kmsg
+	[ "${CHECK_KMEMLEAK:-0}" = 1 ] && kmemleak_baseline
+	return 0
+}
+
+# End of a test: with CHECK_KMEMLEAK=1 kmemleak must find nothing, and the
+# kernel log must be clean since test_begin.
+test_end() {
+	if [ "${CHECK_KMEMLEAK:-0}" = 1 ]; then
+		step "kmemleak scan"
+		kmemleak_check
+	fi
+	dmesg_clean
 }
 
 # A dummy interface carrying ADDR: soft-RoCE loops traffic back inside the
@@ -141,11 +154,13 @@ verify_files() {
 		fail "data read back from $1 does not match what was written"
 }
 
-# No warning, oops, sanitizer or lockdep report since mark_dmesg.  The taint
+# No warning, oops, sanitizer or lockdep report since test_begin.  The taint
 # notes the kernel prints for any unsigned out-of-tree module are expected.
 dmesg_clean() {
 	local bad
 
+	dmesg | grep -q 'rpcrdma-selftest: start of test' ||
+		fail "no start-of-test mark in the kernel log (test_begin not called)"
 	bad=$(dmesg | sed -n '/rpcrdma-selftest: start of test/,$p' |
 	      grep -E 'WARNING:|BUG:|Oops|KASAN|UBSAN|general protection|Call Trace|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|hung_task|soft lockup|list_add corruption|list_del corruption')
 	if [ -n "$bad" ]; then

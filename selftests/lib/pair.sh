@@ -41,7 +41,7 @@ rm -f "$out"/*.flag "$out"/*.done
 sock=$(mktemp -u /tmp/rpcrdma-link.XXXXXX)
 vm="$(dirname "$0")/vm.sh"
 
-spcap=() cpcap=()
+spcap=()
 [ -z "$pcap" ] || spcap=(--pcap "$out/server.pcap")
 
 "$vm" --name server --kernel "$skernel" --script "$sscript" --out "$out" \
@@ -55,7 +55,7 @@ done
 [ -S "$sock" ] || { kill "$spid" 2>/dev/null; die "server guest did not open $sock"; }
 "$vm" --name client --kernel "$ckernel" --script "$cscript" --out "$out" \
 	--cpus 1 --mem 2048 --timeout "$timeout" --net-connect "$sock" \
-	--ip 192.0.2.2/24 "${cpcap[@]}" "${common[@]}" &
+	--ip 192.0.2.2/24 "${common[@]}" &
 cpid=$!
 
 # Whichever guest ends first, the other has a grace period to finish.
