@@ -10,14 +10,16 @@
 #include <linux/init.h>
 
 #include "rpcrdma/version.h"
+#include "xprtrdma/client.h"
 
 static int __init rpcrdma_init(void)
 {
-	return 0;
+	return xrdma_register();
 }
 
 static void __exit rpcrdma_exit(void)
 {
+	xrdma_unregister();
 }
 
 module_init(rpcrdma_init);

@@ -8,6 +8,7 @@
 #   pair.sh --out DIR --server-script FILE --client-script FILE
 #           [--server-kernel debian|test] [--client-kernel debian|test]
 #           [--timeout SECONDS] [--pcap] [--env NAME=VALUE ...]
+#           [--server-env NAME=VALUE ...] [--client-env NAME=VALUE ...]
 #
 # Each guest gets one CPU.  The scripts meet through flag files in /out
 # (signal_peer / wait_peer in guest-lib.sh).  When one guest ends, the other
@@ -18,7 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 out= sscript= cscript= skernel=debian ckernel=debian timeout=400 pcap=
-common=()
+common=() senv=() cenv=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=$2; shift ;;
@@ -29,6 +30,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--pcap) pcap=1 ;;
 	--env) common+=(--env "$2"); shift ;;
+	--server-env) senv+=(--env "$2"); shift ;;
+	--client-env) cenv+=(--env "$2"); shift ;;
 	*) die "pair.sh: unknown option $1" ;;
 	esac
 	shift
@@ -46,7 +49,7 @@ spcap=()
 
 "$vm" --name server --kernel "$skernel" --script "$sscript" --out "$out" \
 	--cpus 1 --mem 2048 --timeout "$timeout" --net-listen "$sock" \
-	--ip 192.0.2.1/24 "${spcap[@]}" "${common[@]}" &
+	--ip 192.0.2.1/24 "${spcap[@]}" "${common[@]}" "${senv[@]}" &
 spid=$!
 for _ in $(seq 100); do
 	[ -S "$sock" ] && break
@@ -55,7 +58,7 @@ done
 [ -S "$sock" ] || { kill "$spid" 2>/dev/null; die "server guest did not open $sock"; }
 "$vm" --name client --kernel "$ckernel" --script "$cscript" --out "$out" \
 	--cpus 1 --mem 2048 --timeout "$timeout" --net-connect "$sock" \
-	--ip 192.0.2.2/24 "${common[@]}" &
+	--ip 192.0.2.2/24 "${common[@]}" "${cenv[@]}" &
 cpid=$!
 
 # Whichever guest ends first, the other has a grace period to finish.

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Our client on the debug kernel (KASAN, lockdep, kmemleak) against the
+# stock server on Debian's kernel: the client workload with smaller files,
+# then a kmemleak scan after rmmod.
+. "$(dirname "$0")/../lib/common.sh"
+
+"$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test) || exit 1
+exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
+	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
+	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
+	--timeout 900 --env "RPCRDMA_KO=$ko" --client-env CHECK_KMEMLEAK=1 \
+	--env BIG_FILE=2097152 --env DIR_ENTRIES=1500 --env FIO_SIZE=2M \
+	--env "NFS_VERSIONS=${NFS_VERSIONS:-3 4.1}"

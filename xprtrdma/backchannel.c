@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NFSv4.1 backchannel on the client (RFC 8167): the server sends RPC
+ * Calls to us on the same connection, inline, as RDMA_MSG; the NFS
+ * callback service processes them and we Send the Replies inline.
+ *
+ * A backchannel request is a struct xrdma_req with @is_bc set, from a
+ * small pool of its own.  Its two pages hold the received Call (copied
+ * out of the Receive buffer, so the Receive is reposted at once) and
+ * the Reply the callback service encodes (svc code wants a whole page).
+ */
+#include <linux/lwq.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/bc_xprt.h>
+
+#include "client.h"
+#include "trace.h"
+
+#if !IS_ENABLED(CONFIG_SUNRPC_BACKCHANNEL)
+#error "rpcrdma needs CONFIG_SUNRPC_BACKCHANNEL (NFSv4.1 and later)"
+#endif
+
+static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
+{
+	struct xrdma_req *req;
+	size_t hdr_size;
+
+	spin_lock(&rx->free_lock);
+	req = list_first_entry_or_null(&rx->bc_free, struct xrdma_req,
+				       free_node);
+	if (req) {
+		list_del(&req->free_node);
+		spin_unlock(&rx->free_lock);
+		return req;
+	}
+	if (rx->bc_count >= XRDMA_BC_MAX_REQS) {
+		spin_unlock(&rx->free_lock);
+		return NULL;
+	}
+	rx->bc_count++;
+	spin_unlock(&rx->free_lock);
+
+	/* We run in the Receive completion workqueue: no FS recursion. */
+	req = kzalloc(sizeof(*req), GFP_NOFS);
+	if (!req)
+		goto out_undo;
+	hdr_size = max_t(size_t, XRDMA_HDR_BUF_SIZE, rx->inline_write);
+	req->hdr_buf = kmalloc(hdr_size, GFP_NOFS);
+	req->rpc_buf = (void *)__get_free_pages(GFP_NOFS, 1);
+	if (!req->hdr_buf || !req->rpc_buf) {
+		kfree(req->hdr_buf);
+		if (req->rpc_buf)
+			free_pages((unsigned long)req->rpc_buf, 1);
+		kfree(req);
+		goto out_undo;
+	}
+	req->rpc_buf_size = 2 * PAGE_SIZE;
+	req->rx = rx;
+	req->is_bc = true;
+	init_completion(&req->inv_sync);
+	return req;
+
+out_undo:
+	spin_lock(&rx->free_lock);
+	rx->bc_count--;
+	spin_unlock(&rx->free_lock);
+	return NULL;
+}
+
+/**
+ * xrdma_bc_receive_call - hand a backchannel Call to the callback service
+ * @rx: transport
+ * @hdr: decoded transport header (RDMA_MSG, payload is an RPC Call)
+ * @payload: the RPC Call
+ *
+ * Calls with chunks, calls larger than a page and calls beyond the
+ * slots we offered are protocol violations: they reset the connection.
+ */
+void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
+			   const u8 *payload)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+	const struct rpcrdma_chunk_lists *cl = &hdr->lists;
+	struct svc_serv *bc_serv = xprt->bc_serv;
+	struct rpc_rqst *rqst;
+	struct xrdma_req *req;
+
+	if (!bc_serv || cl->nr_read_chunks || cl->nr_write_chunks ||
+	    cl->has_reply || hdr->inline_len > PAGE_SIZE) {
+		pr_warn_ratelimited("rpcrdma: unexpected backchannel call from %s\n",
+				    xprt->address_strings[RPC_DISPLAY_ADDR]);
+		goto out_reset;
+	}
+	req = xrdma_bc_req_get(rx);
+	if (!req) {
+		pr_warn_ratelimited("rpcrdma: backchannel overflow from %s\n",
+				    xprt->address_strings[RPC_DISPLAY_ADDR]);
+		goto out_reset;
+	}
+	memcpy(req->rpc_buf, payload, hdr->inline_len);
+	kref_init(&req->ref);
+
+	rqst = &req->rqst;
+	memset(rqst, 0, sizeof(*rqst));
+	rqst->rq_xprt = xprt;
+	rqst->rq_xid = *(const __be32 *)payload;
+	__set_bit(RPC_BC_PA_IN_USE, &rqst->rq_bc_pa_state);
+	rqst->rq_rcv_buf.head[0].iov_base = req->rpc_buf;
+	rqst->rq_rcv_buf.head[0].iov_len = hdr->inline_len;
+	rqst->rq_rcv_buf.len = hdr->inline_len;
+	rqst->rq_rcv_buf.buflen = PAGE_SIZE;
+	rqst->rq_private_buf.len = hdr->inline_len;
+	xdr_buf_init(&rqst->rq_snd_buf, req->rpc_buf + PAGE_SIZE, PAGE_SIZE);
+	trace_xprtrdma_bc_call(xprt, be32_to_cpu(rqst->rq_xid),
+			       hdr->inline_len);
+
+	xprt_get(xprt);
+	atomic_inc(&xprt->bc_slot_count);
+	lwq_enqueue(&rqst->rq_bc_list, &bc_serv->sv_cb_list);
+	svc_pool_wake_idle_thread(&bc_serv->sv_pools[0]);
+	return;
+
+out_reset:
+	xprt_force_disconnect(xprt);
+}
+
+/**
+ * xrdma_bc_send_reply - Send the Reply to a backchannel Call
+ * @rx: transport
+ * @req: the backchannel request, with rq_snd_buf encoded
+ *
+ * Return: 0, or a negative errno for the RPC layer.
+ */
+int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+	struct rpc_rqst *rqst = &req->rqst;
+	const struct ib_send_wr *bad;
+	struct xrdma_ep *ep = rx->ep;
+	struct xdr_buf hbuf;
+	struct xdr_stream xdr;
+	int rc;
+
+	if (!xprt_connected(xprt) || !ep)
+		return -ENOTCONN;
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+
+	rpcrdma_chunk_lists_init(&req->offered, req->chunks,
+				 ARRAY_SIZE(req->chunks), req->segs,
+				 ARRAY_SIZE(req->segs));
+	xdr_buf_init(&hbuf, req->hdr_buf, XRDMA_HDR_BUF_SIZE);
+	hbuf.head[0].iov_len = 0;
+	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
+	rc = rpcrdma_encode_fixed(&xdr, rqst->rq_xid, XRDMA_BC_MAX_REQS,
+				  RPCRDMA_MSG);
+	if (!rc)
+		rc = rpcrdma_encode_chunk_lists(&xdr, &req->offered);
+	if (rc)
+		return -EIO;
+	req->hdr_len = xdr_stream_pos(&xdr);
+	if (!rpcrdma_fits_inline(ep->inline_send, req->hdr_len,
+				 rqst->rq_snd_buf.len))
+		return -EIO;
+	rc = xrdma_build_send(req, &rqst->rq_snd_buf, rqst->rq_snd_buf.len,
+			      rqst->rq_snd_buf.len);
+	if (rc)
+		return -EIO;
+
+	kref_get(&req->ref);
+	req->send_cqe.done = xrdma_send_done;
+	req->send_wr.next = NULL;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sge;
+	req->send_wr.num_sge = req->nr_sge;
+	req->send_wr.opcode = IB_WR_SEND;
+	req->send_wr.send_flags = IB_SEND_SIGNALED;
+	rc = ib_post_send(ep->qp, &req->send_wr, &bad);
+	if (rc) {
+		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
+		xrdma_send_unmap(req);
+		xrdma_req_put(req);
+		xprt_force_disconnect(xprt);
+		return -ENOTCONN;
+	}
+	trace_xprtrdma_bc_reply(xprt, be32_to_cpu(rqst->rq_xid),
+				rqst->rq_snd_buf.len);
+	return 0;
+}
+
+/**
+ * xrdma_bc_req_free - return a backchannel request to its pool
+ * @req: request whose last reference is gone
+ */
+void xrdma_bc_req_free(struct xrdma_req *req)
+{
+	struct xrdma_xprt *rx = req->rx;
+
+	spin_lock(&rx->free_lock);
+	list_add(&req->free_node, &rx->bc_free);
+	spin_unlock(&rx->free_lock);
+}
+
+static void xrdma_bc_req_destroy(struct xrdma_req *req)
+{
+	kfree(req->hdr_buf);
+	free_pages((unsigned long)req->rpc_buf, 1);
+	kfree(req);
+}
+
+/**
+ * xrdma_bc_setup - prepare a transport for backchannel Calls
+ * @xprt: transport
+ * @min_reqs: slots the upper layer wants (unused)
+ *
+ * Return: 0.
+ */
+int xrdma_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
+{
+	/* Requests are made when Calls arrive, up to XRDMA_BC_MAX_REQS. */
+	return 0;
+}
+
+/**
+ * xrdma_bc_maxpayload - largest backchannel message we can take inline
+ * @xprt: transport
+ *
+ * Return: size in bytes of the RPC message.
+ */
+size_t xrdma_bc_maxpayload(struct rpc_xprt *xprt)
+{
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+	unsigned int send = rx->inline_write, recv = rx->inline_read;
+	struct xrdma_ep *ep = rx->ep;
+
+	if (ep) {
+		send = ep->inline_send;
+		recv = ep->inline_recv;
+	}
+	return min3(send, recv, (unsigned int)PAGE_SIZE) -
+	       RPCRDMA_HDR_MIN_SIZE;
+}
+
+/**
+ * xrdma_bc_num_slots - backchannel slots to offer in CREATE_SESSION
+ * @xprt: transport
+ *
+ * Return: number of slots.
+ */
+unsigned int xrdma_bc_num_slots(struct rpc_xprt *xprt)
+{
+	return XRDMA_BC_MAX_REQS;
+}
+
+/**
+ * xrdma_bc_free_rqst - the callback service is done with a request
+ * @rqst: the backchannel request
+ */
+void xrdma_bc_free_rqst(struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+
+	xrdma_req_put(xrdma_req(rqst));
+	xprt_put(xprt);
+}
+
+/**
+ * xrdma_bc_destroy_all - free every idle backchannel request
+ * @rx: transport
+ */
+void xrdma_bc_destroy_all(struct xrdma_xprt *rx)
+{
+	struct xrdma_req *req;
+
+	spin_lock(&rx->free_lock);
+	while ((req = list_first_entry_or_null(&rx->bc_free, struct xrdma_req,
+					       free_node))) {
+		list_del(&req->free_node);
+		rx->bc_count--;
+		spin_unlock(&rx->free_lock);
+		xrdma_bc_req_destroy(req);
+		spin_lock(&rx->free_lock);
+	}
+	spin_unlock(&rx->free_lock);
+}
+
+/**
+ * xrdma_bc_destroy - the upper layer stops using the backchannel
+ * @xprt: transport
+ * @max_reqs: unused
+ */
+void xrdma_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs)
+{
+	xrdma_bc_destroy_all(xrdma_xprt(xprt));
+}

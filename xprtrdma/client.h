@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RPC-over-RDMA client (requester) transport: internal interfaces.
+ *
+ * Ownership, in one place:
+ *
+ * - struct xrdma_xprt is the rpc_xprt.  It lives from setup to destroy
+ *   and owns the request pool (struct xrdma_req) and the tunables that
+ *   were in force at setup time.
+ * - struct xrdma_ep is one connection attempt: the RDMA-CM id, the
+ *   protection domain, both completion queues, the queue pair, the
+ *   Receive buffers and the MR pool.  A new one is made for every
+ *   connect and torn down completely on close, so nothing the peer was
+ *   given (rkeys) survives the queue pair it was given on.
+ * - struct xrdma_req is one RPC slot.  It is referenced by the RPC
+ *   layer from alloc_slot to free_slot and by every Send in flight; it
+ *   goes back to the pool when the last reference is dropped.
+ * - struct xrdma_mr belongs to an endpoint's pool and is lent to one
+ *   request between registration and invalidation.
+ */
+#ifndef _XPRTRDMA_CLIENT_H
+#define _XPRTRDMA_CLIENT_H
+
+#include <linux/kref.h>
+#include <linux/rwsem.h>
+#include <linux/scatterlist.h>
+#include <linux/sunrpc/xprt.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include <rpcrdma/wire.h>
+
+/* Limits of one RPC */
+#define XRDMA_MAX_DATA_PAGES	256	/* largest payload: 1 MiB */
+#define XRDMA_MAX_MRS		8	/* MRs (segments) per RPC */
+#define XRDMA_MAX_CHUNKS	4	/* chunks per RPC */
+#define XRDMA_MAX_SEND_SGES	8	/* SGEs of one Send */
+#define XRDMA_HDR_BUF_SIZE	1024	/* transport header buffer */
+#define XRDMA_BC_MAX_REQS	16	/* backchannel slots we offer */
+
+/* Tunable ranges (sysctl) */
+#define XRDMA_MIN_SLOTS		2
+#define XRDMA_DEF_SLOTS		128
+#define XRDMA_MAX_SLOTS		256
+#define XRDMA_MIN_INLINE	RPCRDMA_CM_SIZE_MIN
+#define XRDMA_DEF_INLINE	4096
+#define XRDMA_MAX_INLINE	65536
+
+/* Timeouts */
+#define XRDMA_RESOLVE_TIMEOUT_MS	5000
+#define XRDMA_CONNECT_TIMEOUT		(30 * HZ)
+#define XRDMA_INIT_REEST_TO		(5 * HZ)
+#define XRDMA_MAX_REEST_TO		(30 * HZ)
+#define XRDMA_IDLE_DISC_TO		(5 * 60 * HZ)
+#define XRDMA_BIND_TO			(60 * HZ)
+
+/**
+ * struct xrdma_stats - per-transport counters shown in mountstats
+ *
+ * The field order is the order of the "xprt: rdma" line, which matches
+ * the kernel's own transport so that mountstats(8) and nfsiostat(8)
+ * parse it.
+ */
+struct xrdma_stats {
+	atomic_long_t read_chunk_count;
+	atomic_long_t write_chunk_count;
+	atomic_long_t reply_chunk_count;
+	atomic64_t total_rdma_request;
+	atomic64_t total_rdma_reply;
+	atomic64_t pullup_copy_count;
+	atomic64_t fixup_copy_count;
+	atomic_long_t hardway_register_count;
+	atomic_long_t failed_marshal_count;
+	atomic_long_t bad_reply_count;
+	atomic_long_t nomsg_call_count;
+	atomic_long_t mrs_recycled;
+	atomic_long_t mrs_orphaned;
+	atomic_long_t mrs_allocated;
+	atomic_long_t local_inv_needed;
+	atomic_long_t empty_sendctx_q;
+};
+
+struct xrdma_ep;
+struct xrdma_req;
+
+/**
+ * struct xrdma_mr - one FRWR memory region
+ * @node: entry in the endpoint's free list, or in a request
+ * @all_node: entry in the endpoint's list of every MR
+ * @ibmr: the verbs MR
+ * @ep: owning endpoint
+ * @req: request this MR is lent to, or NULL
+ * @sg: scatterlist describing the registered memory
+ * @nents: entries of @sg in use (0 if not DMA-mapped)
+ * @dir: DMA direction of the mapping
+ * @reg_wr: FastReg work request
+ * @inv_wr: LocalInv work request
+ * @cqe: completion of @reg_wr or @inv_wr when they fail
+ * @seg: the segment as advertised to the peer
+ * @remote_invalidated: the peer invalidated it with Send With Invalidate
+ */
+struct xrdma_mr {
+	struct list_head node;
+	struct list_head all_node;
+	struct ib_mr *ibmr;
+	struct xrdma_ep *ep;
+	struct xrdma_req *req;
+	struct scatterlist sg[XRDMA_MAX_DATA_PAGES + 1];
+	int nents;
+	enum dma_data_direction dir;
+	struct ib_reg_wr reg_wr;
+	struct ib_send_wr inv_wr;
+	struct ib_cqe cqe;
+	struct rpcrdma_segment seg;
+	bool remote_invalidated;
+};
+
+/**
+ * struct xrdma_rep - one posted Receive
+ * @cqe: completion
+ * @ep: owning endpoint
+ * @wr: the Receive work request
+ * @sge: its single SGE
+ * @buf: receive buffer, @ep->rep_size bytes
+ * @dma: DMA address of @buf
+ */
+struct xrdma_rep {
+	struct ib_cqe cqe;
+	struct xrdma_ep *ep;
+	struct ib_recv_wr wr;
+	struct ib_sge sge;
+	void *buf;
+	u64 dma;
+};
+
+/**
+ * struct xrdma_ep - one RDMA connection and the resources tied to it
+ * @rx: the transport that owns this endpoint
+ * @id: RDMA-CM identifier
+ * @device: the device the route resolved to
+ * @pd: protection domain for this connection only
+ * @send_cq: completions of Send, FastReg and LocalInv
+ * @recv_cq: completions of Receive
+ * @qp: the queue pair (@id->qp)
+ * @cm_done: signalled by the CM handler during connection setup
+ * @cm_status: outcome of the last CM step (0 or -errno)
+ * @connected: set on ESTABLISHED, cleared on any loss
+ * @removed: the device is being removed
+ * @local_pdata: private data we sent
+ * @peer_pdata: private data the server sent (or RFC defaults)
+ * @remote_inv: the server may use Send With Invalidate on our rkeys
+ * @inline_send: largest RDMA Send we may post
+ * @inline_recv: largest reply the server may send inline
+ * @max_requests: credits we ask for, and Receives we post
+ * @max_send_sge: SGEs per Send we use
+ * @mr_depth: pages one MR can map
+ * @mr_lock: protects @mr_free and @mr_all
+ * @mr_free: MRs ready for registration
+ * @mr_all: every MR of this endpoint
+ * @reps: the Receive buffers
+ * @nr_reps: entries in @reps
+ * @rep_size: size of one Receive buffer
+ * @rep_buf: backing storage of all Receive buffers
+ */
+struct xrdma_ep {
+	struct xrdma_xprt *rx;
+	struct rdma_cm_id *id;
+	struct ib_device *device;
+	struct ib_pd *pd;
+	struct ib_cq *send_cq;
+	struct ib_cq *recv_cq;
+	struct ib_qp *qp;
+
+	struct completion cm_done;
+	int cm_status;
+	bool connected;
+	bool removed;
+
+	struct rpcrdma_cm_pdata local_pdata;
+	struct rpcrdma_cm_pdata peer_pdata;
+	bool remote_inv;
+	unsigned int inline_send;
+	unsigned int inline_recv;
+	unsigned int max_requests;
+	unsigned int max_send_sge;
+	unsigned int mr_depth;
+
+	spinlock_t mr_lock;
+	struct list_head mr_free;
+	struct list_head mr_all;
+
+	struct xrdma_rep *reps;
+	unsigned int nr_reps;
+	unsigned int rep_size;
+	void *rep_buf;
+};
+
+/**
+ * struct xrdma_req - one RPC slot and everything its transmission uses
+ * @rqst: the RPC layer's request (first: see xrdma_rqst_to_req())
+ * @rx: owning transport
+ * @free_node: entry in the transport's free list
+ * @ref: slot reference plus one per Send in flight
+ * @done: count of events still needed to complete the reply: the Send
+ *	completion and the reply with its invalidation
+ * @rpc_buf: backing store of rq_buffer and rq_rbuffer
+ * @rpc_buf_size: size of @rpc_buf
+ * @hdr_buf: transport header, followed by pulled-up payload if needed
+ * @hdr_len: bytes of transport header encoded in @hdr_buf
+ * @send_wr: the Send work request
+ * @send_cqe: completion of @send_wr
+ * @sge: SGEs of @send_wr
+ * @sge_mapped: DMA lengths mapped for each SGE (0 if not mapped)
+ * @nr_sge: SGEs in use
+ * @sge_device: device the SGEs are mapped for
+ * @offered: the chunk lists sent with the call
+ * @chunks: storage for @offered
+ * @segs: storage for @offered
+ * @mrs: MRs registered for this RPC
+ * @nr_mrs: entries of @mrs in use
+ * @mr_ep: endpoint that owns @mrs
+ * @inv_cqe: completion of the last LocalInv
+ * @inv_sync: LocalInv posted by xrdma_buf_free() finished
+ * @reply_len: bytes of RPC reply placed
+ * @reply_status: 0, or -errno to fail the RPC with
+ * @is_bc: a backchannel request (see backchannel.c)
+ * @reply_claimed: a reply to the current transmission is being handled
+ *	(protected by the xprt's queue_lock)
+ */
+struct xrdma_req {
+	struct rpc_rqst rqst;
+	struct xrdma_xprt *rx;
+	struct list_head free_node;
+	struct kref ref;
+	atomic_t done;
+
+	void *rpc_buf;
+	size_t rpc_buf_size;
+	void *hdr_buf;
+	unsigned int hdr_len;
+
+	struct ib_send_wr send_wr;
+	struct ib_cqe send_cqe;
+	struct ib_sge sge[XRDMA_MAX_SEND_SGES];
+	unsigned int sge_mapped[XRDMA_MAX_SEND_SGES];
+	unsigned int nr_sge;
+	struct ib_device *sge_device;
+
+	struct rpcrdma_chunk_lists offered;
+	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS];
+	struct rpcrdma_segment segs[XRDMA_MAX_MRS];
+
+	struct xrdma_mr *mrs[XRDMA_MAX_MRS];
+	unsigned int nr_mrs;
+	struct xrdma_ep *mr_ep;
+	struct ib_cqe inv_cqe;
+	struct completion inv_sync;
+
+	unsigned int reply_len;
+	int reply_status;
+	bool reply_claimed;
+	bool is_bc;
+};
+
+/**
+ * struct xrdma_xprt - the RPC-over-RDMA client transport
+ * @xprt: generic RPC transport (first: xprt_alloc() allocates us)
+ * @ep: current endpoint, or NULL when not connected.  Changed only with
+ *	XPRT_LOCKED held (connect worker, close) and @ep_rwsem held for
+ *	writing.
+ * @ep_rwsem: lets xrdma_buf_free() use @ep without XPRT_LOCKED
+ * @connect_worker: background connect
+ * @reqs: all request slots
+ * @nr_reqs: entries in @reqs
+ * @free_lock: protects @free_reqs and the backlog hand-off
+ * @free_reqs: slots not in use
+ * @bc_free: idle backchannel requests (under @free_lock)
+ * @bc_count: backchannel requests in existence (under @free_lock)
+ * @inline_read: our Receive size, from sysctl at setup
+ * @inline_write: our Send size, from sysctl at setup
+ * @stats: counters for mountstats
+ * @credits: current credit grant
+ * @reconnect: a connection was attempted before (back off next time)
+ */
+struct xrdma_xprt {
+	struct rpc_xprt xprt;
+	struct xrdma_ep *ep;
+	struct rw_semaphore ep_rwsem;
+	struct delayed_work connect_worker;
+
+	struct xrdma_req *reqs;
+	unsigned int nr_reqs;
+	spinlock_t free_lock;
+	struct list_head free_reqs;
+	struct list_head bc_free;
+	unsigned int bc_count;
+
+	unsigned int inline_read;
+	unsigned int inline_write;
+	struct xrdma_stats stats;
+	unsigned int credits;
+	bool reconnect;
+};
+
+static inline struct xrdma_xprt *xrdma_xprt(struct rpc_xprt *xprt)
+{
+	return container_of(xprt, struct xrdma_xprt, xprt);
+}
+
+static inline struct xrdma_req *xrdma_req(struct rpc_rqst *rqst)
+{
+	return container_of(rqst, struct xrdma_req, rqst);
+}
+
+/* sysctl.c */
+extern unsigned int xrdma_slot_table_entries;
+extern unsigned int xrdma_max_inline_read;
+extern unsigned int xrdma_max_inline_write;
+int xrdma_sysctl_register(void);
+void xrdma_sysctl_unregister(void);
+
+/* transport.c */
+int xrdma_register(void);
+void xrdma_unregister(void);
+void xrdma_req_put(struct xrdma_req *req);
+
+/* connect.c */
+int xrdma_ep_connect(struct xrdma_xprt *rx);
+void xrdma_ep_close(struct xrdma_xprt *rx);
+
+/* frwr.c */
+int xrdma_mr_pool_init(struct xrdma_ep *ep);
+void xrdma_mr_pool_destroy(struct xrdma_ep *ep);
+int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
+		       unsigned int offset, unsigned int len, bool writing,
+		       struct rpcrdma_segment *segs, unsigned int max_segs);
+void xrdma_mrs_release(struct xrdma_req *req);
+int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey);
+void xrdma_mrs_invalidate_sync(struct xrdma_req *req);
+struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,
+				       struct ib_send_wr *next);
+
+/* marshal.c */
+int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req);
+int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
+		     unsigned int split, unsigned int resume);
+void xrdma_send_unmap(struct xrdma_req *req);
+void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* backchannel.c */
+void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
+			   const u8 *payload);
+int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req);
+void xrdma_bc_req_free(struct xrdma_req *req);
+void xrdma_bc_destroy_all(struct xrdma_xprt *rx);
+int xrdma_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs);
+size_t xrdma_bc_maxpayload(struct rpc_xprt *xprt);
+unsigned int xrdma_bc_num_slots(struct rpc_xprt *xprt);
+void xrdma_bc_free_rqst(struct rpc_rqst *rqst);
+void xrdma_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);
+
+/* reply.c */
+void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+void xrdma_req_done(struct xrdma_req *req);
+int xrdma_post_recv(struct xrdma_rep *rep);
+
+#endif /* _XPRTRDMA_CLIENT_H */

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * FRWR memory registration for the client.
+ *
+ * Each endpoint has its own pool of MRs in its own protection domain.
+ * An MR is lent to one request from registration (marshal) until it is
+ * invalidated: by the server with Send With Invalidate, by a LocalInv
+ * we post after the reply, or by tearing down the endpoint.  A
+ * request's rkeys are therefore never valid after its RPC completes:
+ * the RPC completes only after the invalidation does.
+ */
+#include <linux/highmem.h>
+#include <linux/sched/mm.h>
+#include <linux/vmalloc.h>
+
+#include "client.h"
+#include "trace.h"
+
+/* MRs made when an endpoint is set up; more are made on demand. */
+#define XRDMA_MR_PREALLOC	16
+
+static void xrdma_mr_wc_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xrdma_mr *mr = container_of(wc->wr_cqe, struct xrdma_mr, cqe);
+
+	/* Only failed FastReg/LocalInv WRs get here (they are unsignaled). */
+	trace_xprtrdma_mr_wc_error(mr->seg.handle, wc->status, wc->opcode);
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		xprt_force_disconnect(&mr->ep->rx->xprt);
+}
+
+static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
+{
+	struct xrdma_mr *mr;
+	unsigned int flags;
+	struct ib_mr *ibmr;
+
+	/* We may be called while the RPC layer writes back pages. */
+	flags = memalloc_nofs_save();
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		goto out;
+	ibmr = ib_alloc_mr(ep->pd, IB_MR_TYPE_MEM_REG, ep->mr_depth);
+	if (IS_ERR(ibmr)) {
+		kfree(mr);
+		mr = NULL;
+		goto out;
+	}
+	mr->ibmr = ibmr;
+	mr->ep = ep;
+	mr->cqe.done = xrdma_mr_wc_done;
+	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
+	INIT_LIST_HEAD(&mr->node);
+	atomic_long_inc(&ep->rx->stats.mrs_allocated);
+out:
+	memalloc_nofs_restore(flags);
+	return mr;
+}
+
+static struct xrdma_mr *xrdma_mr_get(struct xrdma_ep *ep)
+{
+	struct xrdma_mr *mr;
+
+	spin_lock(&ep->mr_lock);
+	mr = list_first_entry_or_null(&ep->mr_free, struct xrdma_mr, node);
+	if (mr)
+		list_del_init(&mr->node);
+	spin_unlock(&ep->mr_lock);
+	if (mr)
+		return mr;
+
+	mr = xrdma_mr_alloc(ep);
+	if (!mr)
+		return NULL;
+	spin_lock(&ep->mr_lock);
+	list_add_tail(&mr->all_node, &ep->mr_all);
+	spin_unlock(&ep->mr_lock);
+	return mr;
+}
+
+static void xrdma_mr_unmap(struct xrdma_mr *mr)
+{
+	if (mr->nents) {
+		ib_dma_unmap_sg(mr->ep->device, mr->sg, mr->nents, mr->dir);
+		mr->nents = 0;
+	}
+}
+
+static void xrdma_mr_put(struct xrdma_mr *mr)
+{
+	struct xrdma_ep *ep = mr->ep;
+
+	xrdma_mr_unmap(mr);
+	mr->req = NULL;
+	mr->remote_invalidated = false;
+	spin_lock(&ep->mr_lock);
+	list_add(&mr->node, &ep->mr_free);
+	spin_unlock(&ep->mr_lock);
+	atomic_long_inc(&ep->rx->stats.mrs_recycled);
+}
+
+/**
+ * xrdma_mr_pool_init - prepare the MR pool of a new endpoint
+ * @ep: endpoint with its protection domain and @mr_depth set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int xrdma_mr_pool_init(struct xrdma_ep *ep)
+{
+	unsigned int i;
+
+	spin_lock_init(&ep->mr_lock);
+	INIT_LIST_HEAD(&ep->mr_free);
+	INIT_LIST_HEAD(&ep->mr_all);
+	for (i = 0; i < XRDMA_MR_PREALLOC; i++) {
+		struct xrdma_mr *mr = xrdma_mr_alloc(ep);
+
+		if (!mr)
+			return -ENOMEM;
+		list_add_tail(&mr->all_node, &ep->mr_all);
+		list_add_tail(&mr->node, &ep->mr_free);
+	}
+	return 0;
+}
+
+/**
+ * xrdma_mr_pool_destroy - deregister and free every MR of an endpoint
+ * @ep: endpoint whose queue pair is gone and whose requests have
+ *	released their MRs
+ */
+void xrdma_mr_pool_destroy(struct xrdma_ep *ep)
+{
+	struct xrdma_mr *mr, *tmp;
+
+	list_for_each_entry_safe(mr, tmp, &ep->mr_all, all_node) {
+		if (mr->req)
+			atomic_long_inc(&ep->rx->stats.mrs_orphaned);
+		xrdma_mr_unmap(mr);
+		ib_dereg_mr(mr->ibmr);
+		list_del(&mr->all_node);
+		kfree(mr);
+	}
+	INIT_LIST_HEAD(&ep->mr_free);
+}
+
+static struct page *xrdma_kaddr_page(const void *p)
+{
+	if (is_vmalloc_addr(p))
+		return vmalloc_to_page(p);
+	return virt_to_page(p);
+}
+
+/* Number of pages (at most @depth) the next MR of a run covers. */
+static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
+				    unsigned int len, unsigned int depth)
+{
+	unsigned int off = offset_in_page(kaddr ? kaddr + base :
+					  (void *)(unsigned long)base);
+
+	return min_t(unsigned int, depth, DIV_ROUND_UP(off + len, PAGE_SIZE));
+}
+
+/*
+ * Register one run of memory: @len bytes starting at byte @base of the
+ * page vector @pages, or, if @pages is NULL, at kernel address @kaddr.
+ * Emits one segment per MR into @segs.
+ */
+static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
+			      void *kaddr, unsigned int base, unsigned int len,
+			      bool writing, struct rpcrdma_segment *segs,
+			      unsigned int max_segs)
+{
+	struct xrdma_ep *ep = req->rx->ep;
+	unsigned int nsegs = 0;
+
+	while (len) {
+		struct xrdma_mr *mr;
+		unsigned int nsg = 0, want;
+		int mapped, n;
+
+		if (nsegs == max_segs || req->nr_mrs == XRDMA_MAX_MRS)
+			return -EMSGSIZE;
+		mr = xrdma_mr_get(ep);
+		if (!mr)
+			return -ENOBUFS;
+		mr->req = req;
+		req->mrs[req->nr_mrs++] = mr;
+		req->mr_ep = ep;
+
+		want = xrdma_run_pages(pages ? NULL : kaddr, base, len,
+				       ep->mr_depth);
+		sg_init_table(mr->sg, want);
+		while (len && nsg < want) {
+			unsigned int off, chunk;
+			struct page *page;
+
+			if (pages) {
+				struct page **pp = &pages[base >> PAGE_SHIFT];
+
+				if (!*pp) {
+					if (!writing)
+						return -EIO;
+					*pp = alloc_page(GFP_NOFS);
+					if (!*pp)
+						return -ENOMEM;
+				}
+				page = *pp;
+				off = offset_in_page(base);
+			} else {
+				page = xrdma_kaddr_page(kaddr + base);
+				off = offset_in_page(kaddr + base);
+			}
+			chunk = min_t(unsigned int, len, PAGE_SIZE - off);
+			sg_set_page(&mr->sg[nsg++], page, chunk, off);
+			base += chunk;
+			len -= chunk;
+		}
+
+		mr->dir = writing ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+		mapped = ib_dma_map_sg(ep->device, mr->sg, nsg, mr->dir);
+		if (!mapped)
+			return -EIO;
+		mr->nents = nsg;
+		n = ib_map_mr_sg(mr->ibmr, mr->sg, mapped, NULL, PAGE_SIZE);
+		if (n != mapped)
+			return -EIO;
+
+		ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
+		mr->reg_wr.wr.next = NULL;
+		mr->reg_wr.wr.opcode = IB_WR_REG_MR;
+		mr->reg_wr.wr.wr_cqe = &mr->cqe;
+		mr->reg_wr.wr.num_sge = 0;
+		mr->reg_wr.wr.send_flags = 0;
+		mr->reg_wr.mr = mr->ibmr;
+		mr->reg_wr.key = mr->ibmr->rkey;
+		mr->reg_wr.access = writing ?
+			IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE :
+			IB_ACCESS_REMOTE_READ;
+
+		mr->seg.handle = mr->ibmr->rkey;
+		mr->seg.length = mr->ibmr->length;
+		mr->seg.offset = mr->ibmr->iova;
+		segs[nsegs++] = mr->seg;
+		trace_xprtrdma_mr_reg(req->rqst.rq_xid, &mr->seg, nsg, writing);
+	}
+	return nsegs;
+}
+
+/**
+ * xrdma_register_xdr - register part of an xdr_buf for RDMA by the server
+ * @req: the request that will own the MRs
+ * @xdr: send buffer (server reads) or receive buffer (server writes)
+ * @offset: first byte of @xdr to register
+ * @len: number of bytes to register
+ * @writing: the server will write (true) or read (false) the memory
+ * @segs: where to store one segment per MR
+ * @max_segs: room in @segs
+ *
+ * The head, the page list and the tail are registered separately, so
+ * a chunk over all three has at least three segments.  On error, MRs
+ * already taken stay in @req and are released by xrdma_mrs_release().
+ *
+ * Return: number of segments stored, or -errno.
+ */
+int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
+		       unsigned int offset, unsigned int len, bool writing,
+		       struct rpcrdma_segment *segs, unsigned int max_segs)
+{
+	unsigned int nsegs = 0;
+	struct {
+		struct page **pages;
+		void *kaddr;
+		unsigned int base;
+		unsigned int len;
+	} part[3] = {
+		{ NULL, xdr->head[0].iov_base, 0, xdr->head[0].iov_len },
+		{ xdr->pages, NULL, xdr->page_base, xdr->page_len },
+		{ NULL, xdr->tail[0].iov_base, 0, xdr->tail[0].iov_len },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(part) && len; i++) {
+		unsigned int take;
+		int n;
+
+		if (offset >= part[i].len) {
+			offset -= part[i].len;
+			continue;
+		}
+		take = min(len, part[i].len - offset);
+		n = xrdma_register_run(req, part[i].pages, part[i].kaddr,
+				       part[i].base + offset, take, writing,
+				       segs + nsegs, max_segs - nsegs);
+		if (n < 0)
+			return n;
+		nsegs += n;
+		len -= take;
+		offset = 0;
+	}
+	return len ? -EINVAL : nsegs;
+}
+
+/**
+ * xrdma_mrs_reg_chain - link the FastReg WRs of a request's MRs
+ * @req: request whose MRs were just registered
+ * @next: work request to post after the last FastReg
+ *
+ * Return: the first work request of the chain.
+ */
+struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,
+				       struct ib_send_wr *next)
+{
+	unsigned int i = req->nr_mrs;
+
+	while (i--) {
+		req->mrs[i]->reg_wr.wr.next = next;
+		next = &req->mrs[i]->reg_wr.wr;
+	}
+	return next;
+}
+
+/**
+ * xrdma_mrs_release - give a request's MRs back to their pool
+ * @req: request whose MRs are no longer reachable by the server:
+ *	invalidated, or their queue pair is gone or in error
+ */
+void xrdma_mrs_release(struct xrdma_req *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < req->nr_mrs; i++) {
+		xrdma_mr_put(req->mrs[i]);
+		req->mrs[i] = NULL;
+	}
+	req->nr_mrs = 0;
+	req->mr_ep = NULL;
+}
+
+/*
+ * Chain LocalInv WRs for every MR the server did not invalidate.
+ * Returns the last WR (the one to signal), or NULL if none is needed.
+ */
+static struct ib_send_wr *xrdma_inv_chain(struct xrdma_req *req,
+					  struct ib_send_wr **first)
+{
+	struct ib_send_wr *prev = NULL;
+	unsigned int i;
+
+	*first = NULL;
+	for (i = 0; i < req->nr_mrs; i++) {
+		struct xrdma_mr *mr = req->mrs[i];
+		struct ib_send_wr *wr = &mr->inv_wr;
+
+		if (mr->remote_invalidated)
+			continue;
+		memset(wr, 0, sizeof(*wr));
+		wr->opcode = IB_WR_LOCAL_INV;
+		wr->wr_cqe = &mr->cqe;
+		wr->ex.invalidate_rkey = mr->ibmr->rkey;
+		if (prev)
+			prev->next = wr;
+		else
+			*first = wr;
+		prev = wr;
+		atomic_long_inc(&req->rx->stats.local_inv_needed);
+	}
+	return prev;
+}
+
+static void xrdma_inv_reply_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xrdma_req *req = container_of(wc->wr_cqe, struct xrdma_req,
+					     inv_cqe);
+
+	if (wc->status != IB_WC_SUCCESS) {
+		trace_xprtrdma_mr_wc_error(0, wc->status, wc->opcode);
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			xprt_force_disconnect(&req->rx->xprt);
+	}
+	xrdma_mrs_release(req);
+	xrdma_req_done(req);
+}
+
+/**
+ * xrdma_mrs_invalidate - invalidate a request's MRs after its reply
+ * @req: request whose reply has been placed
+ * @remote_rkey: rkey the server invalidated with Send With Invalidate,
+ *	or NULL
+ *
+ * Calls xrdma_req_done() once no MR of @req can be reached by the
+ * server any more: at once if the server invalidated them all, or from
+ * the completion of the last LocalInv.
+ *
+ * Return: number of LocalInv posted (0 if none was needed).
+ */
+int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
+{
+	struct ib_send_wr *first, *last;
+	const struct ib_send_wr *bad;
+	unsigned int i;
+	int rc;
+
+	if (remote_rkey) {
+		for (i = 0; i < req->nr_mrs; i++)
+			if (req->mrs[i]->ibmr->rkey == *remote_rkey)
+				req->mrs[i]->remote_invalidated = true;
+	}
+	last = xrdma_inv_chain(req, &first);
+	if (!last) {
+		xrdma_mrs_release(req);
+		xrdma_req_done(req);
+		return 0;
+	}
+	last->send_flags = IB_SEND_SIGNALED;
+	req->inv_cqe.done = xrdma_inv_reply_done;
+	last->wr_cqe = &req->inv_cqe;
+	rc = ib_post_send(req->mr_ep->qp, first, &bad);
+	if (rc) {
+		/* The QP is broken: nothing can reach these MRs now. */
+		trace_xprtrdma_post_error(req->rqst.rq_xid, "LocalInv", rc);
+		xprt_force_disconnect(&req->rx->xprt);
+		xrdma_mrs_release(req);
+		xrdma_req_done(req);
+		return 0;
+	}
+	return 1;
+}
+
+static void xrdma_inv_sync_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xrdma_req *req = container_of(wc->wr_cqe, struct xrdma_req,
+					     inv_cqe);
+
+	if (wc->status != IB_WC_SUCCESS &&
+	    wc->status != IB_WC_WR_FLUSH_ERR)
+		xprt_force_disconnect(&req->rx->xprt);
+	complete(&req->inv_sync);
+}
+
+/**
+ * xrdma_mrs_invalidate_sync - invalidate MRs of an RPC that ended early
+ * @req: request released without a reply (signal, timeout, error)
+ *
+ * Waits until the server can no longer reach the memory.  The caller
+ * holds the transport's ep_rwsem for reading, so the queue pair cannot
+ * go away meanwhile.
+ */
+void xrdma_mrs_invalidate_sync(struct xrdma_req *req)
+{
+	struct xrdma_ep *ep = req->mr_ep;
+	struct ib_send_wr *first, *last;
+	const struct ib_send_wr *bad;
+
+	if (!ep || ep != req->rx->ep || !ep->connected)
+		goto release;
+	last = xrdma_inv_chain(req, &first);
+	if (!last)
+		goto release;
+	last->send_flags = IB_SEND_SIGNALED;
+	req->inv_cqe.done = xrdma_inv_sync_done;
+	last->wr_cqe = &req->inv_cqe;
+	reinit_completion(&req->inv_sync);
+	if (ib_post_send(ep->qp, first, &bad)) {
+		xprt_force_disconnect(&req->rx->xprt);
+		goto release;
+	}
+	wait_for_completion(&req->inv_sync);
+release:
+	xrdma_mrs_release(req);
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Client receive path: decode each reply with the codec, match it to its
+ * RPC, check the returned chunks against the offered ones, place the
+ * inline part into the RPC receive buffer, update the credit window,
+ * invalidate the RPC's MRs, and only then complete the RPC.
+ *
+ * Nothing in a reply is trusted: lengths come from the codec, which
+ * bounds them by the received bytes, and returned chunks are checked
+ * against what this RPC offered before any of their lengths is used.
+ */
+#include <linux/highmem.h>
+
+#include "client.h"
+#include "trace.h"
+
+static const struct rpcrdma_wire_limits xrdma_reply_limits = {
+	.max_read_chunks	= 0,
+	.max_read_segs		= 0,
+	.max_write_chunks	= XRDMA_MAX_CHUNKS,
+	.max_chunk_segs		= XRDMA_MAX_MRS,
+};
+
+/**
+ * xrdma_post_recv - post (again) one Receive buffer
+ * @rep: the Receive
+ *
+ * Return: 0 or the verbs error.
+ */
+int xrdma_post_recv(struct xrdma_rep *rep)
+{
+	struct xrdma_ep *ep = rep->ep;
+
+	ib_dma_sync_single_for_device(ep->device, rep->dma, ep->rep_size,
+				      DMA_FROM_DEVICE);
+	return ib_post_recv(ep->qp, &rep->wr, NULL);
+}
+
+static void xrdma_update_credits(struct xrdma_xprt *rx, struct xrdma_ep *ep,
+				 u32 grant)
+{
+	struct rpc_xprt *xprt = &rx->xprt;
+
+	/* Zero would stall us forever: RFC 8166 says to assume one. */
+	if (!grant)
+		grant = 1;
+	grant = min(grant, ep->max_requests);
+	if (grant == READ_ONCE(rx->credits))
+		return;
+	spin_lock(&xprt->transport_lock);
+	rx->credits = grant;
+	xprt->cwnd = grant << RPC_CWNDSHIFT;
+	spin_unlock(&xprt->transport_lock);
+	trace_xprtrdma_credits(xprt, grant);
+}
+
+/* Make sure every page of @buf that [offset, offset+len) touches exists. */
+static int xrdma_fill_sparse(struct xdr_buf *buf, unsigned int offset,
+			     unsigned int len)
+{
+	unsigned int hlen = buf->head[0].iov_len, start, end, i;
+
+	if (!(buf->flags & XDRBUF_SPARSE_PAGES))
+		return 0;
+	start = max(offset, hlen);
+	end = min(offset + len, hlen + buf->page_len);
+	if (start >= end)
+		return 0;
+	for (i = (buf->page_base + start - hlen) >> PAGE_SHIFT;
+	     i <= (buf->page_base + end - hlen - 1) >> PAGE_SHIFT; i++) {
+		if (buf->pages[i])
+			continue;
+		buf->pages[i] = alloc_page(GFP_NOFS);
+		if (!buf->pages[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Place the inline part of an RDMA_MSG reply.  Without a Write chunk
+ * the bytes go to head, pages and tail in order, as on a stream
+ * transport.  With one, the data item is already in the pages: the
+ * bytes before it go to the head (trimmed if the reply is shorter than
+ * the upper layer expected) and the bytes after it to the tail, after
+ * the data item's implicit XDR pad.
+ */
+static int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
+			      unsigned int len, bool write_chunk,
+			      u32 written)
+{
+	struct rpc_rqst *rqst = &req->rqst;
+	struct xdr_buf *pb = &rqst->rq_private_buf;
+	struct xdr_buf *rb = &rqst->rq_rcv_buf;
+	unsigned int head = pb->head[0].iov_len, rest, pad;
+
+	if (!write_chunk) {
+		if (len > pb->buflen)
+			return -EMSGSIZE;
+		if (xrdma_fill_sparse(pb, 0, len))
+			return -ENOMEM;
+		write_bytes_to_xdr_buf(pb, 0, (void *)src, len);
+		if (len > head)
+			atomic64_add(len - head,
+				     &req->rx->stats.fixup_copy_count);
+		return len;
+	}
+
+	if (len <= head) {
+		unsigned int delta = head - len;
+
+		memcpy(pb->head[0].iov_base, src, len);
+		pb->head[0].iov_len = len;
+		rb->head[0].iov_len = len;
+		pb->buflen -= delta;
+		rb->buflen -= delta;
+		return len + xdr_align_size(written);
+	}
+
+	memcpy(pb->head[0].iov_base, src, head);
+	rest = len - head;
+	pad = xdr_pad_size(written);
+	if (pad + rest > pb->tail[0].iov_len)
+		return -EMSGSIZE;
+	memcpy(pb->tail[0].iov_base + pad, src + head, rest);
+	return head + xdr_align_size(written) + rest;
+}
+
+/* Decide the outcome of a reply whose header decoded cleanly. */
+static int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
+			       const u8 *payload)
+{
+	struct rpcrdma_chunk_lists *got = &hdr->lists;
+	struct xrdma_xprt *rx = req->rx;
+	enum rpcrdma_wire_err werr;
+	u32 written = 0;
+	int len;
+
+	if (hdr->proc == RPCRDMA_ERROR) {
+		pr_warn_ratelimited("rpcrdma: server %s reports %s for XID 0x%08x\n",
+				    rx->xprt.address_strings[RPC_DISPLAY_ADDR],
+				    hdr->err == RPCRDMA_ERR_VERS ?
+				    "ERR_VERS" : "ERR_CHUNK",
+				    be32_to_cpu(hdr->xid));
+		return -EIO;
+	}
+
+	werr = rpcrdma_check_reply_chunks(&req->offered, got);
+	if (werr != RPCRDMA_WIRE_OK)
+		goto bad;
+	if (got->nr_write_chunks)
+		written = got->write[0].length;
+
+	if (hdr->proc == RPCRDMA_NOMSG) {
+		/* The whole reply is in our Reply chunk. */
+		if (!got->has_reply || !got->reply.length ||
+		    got->nr_write_chunks) {
+			werr = RPCRDMA_WIRE_ERR_NOMSG_NO_CHUNK;
+			goto bad;
+		}
+		atomic64_add(got->reply.length, &rx->stats.total_rdma_reply);
+		return got->reply.length;
+	}
+
+	if (got->has_reply && got->reply.length) {
+		werr = RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK;
+		goto bad;
+	}
+	len = xrdma_place_inline(req, payload, hdr->inline_len,
+				 got->nr_write_chunks > 0, written);
+	if (len < 0)
+		return len == -ENOMEM ? -ENOMEM : -EIO;
+	atomic64_add(written, &rx->stats.total_rdma_reply);
+	return len;
+
+bad:
+	trace_xprtrdma_reply_bad(&req->rqst, werr);
+	atomic_long_inc(&rx->stats.bad_reply_count);
+	return -EIO;
+}
+
+/* Is the RPC message in this RDMA_MSG a Call (backchannel)? */
+static bool xrdma_is_call(const struct rpcrdma_hdr *hdr, const u8 *payload)
+{
+	const __be32 *p = (const __be32 *)payload;
+
+	return hdr->proc == RPCRDMA_MSG && hdr->inline_len >= 2 * XDR_UNIT &&
+	       p[1] == cpu_to_be32(RPC_CALL);
+}
+
+static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
+			       unsigned int len, const u32 *inv_rkey)
+{
+	struct xrdma_xprt *rx = ep->rx;
+	struct rpc_xprt *xprt = &rx->xprt;
+	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS];
+	struct rpcrdma_segment segs[XRDMA_MAX_MRS];
+	enum rpcrdma_wire_err werr;
+	struct rpcrdma_hdr hdr;
+	struct xdr_stream xdr;
+	struct xrdma_req *req;
+	struct rpc_rqst *rqst;
+	struct xdr_buf buf;
+	const u8 *payload;
+	int status;
+
+	rpcrdma_hdr_init(&hdr, chunks, ARRAY_SIZE(chunks), segs,
+			 ARRAY_SIZE(segs));
+	xdr_buf_init(&buf, rep->buf, len);
+	buf.len = len;
+	xdr_init_decode(&xdr, &buf, rep->buf, NULL);
+	werr = rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_REPLY, &xrdma_reply_limits,
+				  &hdr);
+	if (!hdr.fixed_valid || werr == RPCRDMA_WIRE_ERR_VERSION) {
+		/* Without a usable fixed header there is nothing to match. */
+		trace_xprtrdma_reply_dropped(xprt, hdr.xid, werr);
+		atomic_long_inc(&rx->stats.bad_reply_count);
+		return;
+	}
+	xrdma_update_credits(rx, ep, hdr.credits);
+	payload = rep->buf + hdr.hdr_len;
+	if (werr == RPCRDMA_WIRE_OK && xrdma_is_call(&hdr, payload)) {
+		xrdma_bc_receive_call(rx, &hdr, payload);
+		return;
+	}
+
+	spin_lock(&xprt->queue_lock);
+	rqst = xprt_lookup_rqst(xprt, hdr.xid);
+	if (!rqst) {
+		spin_unlock(&xprt->queue_lock);
+		trace_xprtrdma_reply_dropped(xprt, hdr.xid, werr);
+		return;
+	}
+	req = xrdma_req(rqst);
+	if (req->reply_claimed) {
+		/* A second reply to the same transmission. */
+		spin_unlock(&xprt->queue_lock);
+		trace_xprtrdma_reply_dropped(xprt, hdr.xid, werr);
+		atomic_long_inc(&rx->stats.bad_reply_count);
+		return;
+	}
+	xprt_pin_rqst(rqst);
+	req->reply_claimed = true;
+	spin_unlock(&xprt->queue_lock);
+
+	if (werr != RPCRDMA_WIRE_OK) {
+		trace_xprtrdma_reply_bad(rqst, werr);
+		atomic_long_inc(&rx->stats.bad_reply_count);
+		status = -EIO;
+	} else {
+		status = xrdma_reply_outcome(req, &hdr, payload);
+	}
+	if (status < 0) {
+		req->reply_status = status;
+		req->reply_len = 0;
+	} else {
+		req->reply_status = 0;
+		req->reply_len = status;
+	}
+	trace_xprtrdma_reply(rqst, hdr.proc, status, inv_rkey != NULL);
+	xrdma_mrs_invalidate(req, inv_rkey);
+}
+
+/**
+ * xrdma_recv_done - Receive completion handler
+ * @cq: the Receive completion queue
+ * @wc: the completion
+ */
+void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xrdma_rep *rep = container_of(wc->wr_cqe, struct xrdma_rep,
+					     cqe);
+	struct xrdma_ep *ep = rep->ep;
+	u32 rkey;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			trace_xprtrdma_wc_error(&ep->rx->xprt, "Receive",
+						wc->status);
+			if (READ_ONCE(ep->connected)) {
+				WRITE_ONCE(ep->connected, false);
+				xprt_force_disconnect(&ep->rx->xprt);
+			}
+		}
+		return;
+	}
+
+	ib_dma_sync_single_for_cpu(ep->device, rep->dma, wc->byte_len,
+				   DMA_FROM_DEVICE);
+	rkey = wc->ex.invalidate_rkey;
+	xrdma_handle_reply(ep, rep, wc->byte_len,
+			   (wc->wc_flags & IB_WC_WITH_INVALIDATE) ? &rkey : NULL);
+	if (READ_ONCE(ep->connected) && xrdma_post_recv(rep))
+		xprt_force_disconnect(&ep->rx->xprt);
+}
+
+/**
+ * xrdma_req_done - one of the two events a reply waits for has happened
+ * @req: request with a reply in progress
+ *
+ * The RPC completes when both its Send has completed (the device no
+ * longer reads its buffers) and its reply has been placed with all its
+ * MRs invalidated.  Whichever comes last completes it.
+ */
+void xrdma_req_done(struct xrdma_req *req)
+{
+	struct rpc_rqst *rqst = &req->rqst;
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct rpc_task *task;
+
+	/* Reaching zero needs the reply's share, so a reply was claimed. */
+	if (!atomic_dec_and_test(&req->done))
+		return;
+
+	spin_lock(&xprt->queue_lock);
+	task = rqst->rq_task;
+	if (req->reply_status < 0)
+		task->tk_status = req->reply_status;
+	xprt_complete_rqst(task, req->reply_status < 0 ? 0 : req->reply_len);
+	xprt_unpin_rqst(rqst);
+	spin_unlock(&xprt->queue_lock);
+}

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The client transport class: netids "rdma" and "rdma6", the rpc_xprt
+ * operations, request slots and buffers, and the Send path.
+ */
+#include <linux/module.h>
+#include <linux/sunrpc/addr.h>
+#include <linux/sunrpc/clnt.h>
+#include <linux/sunrpc/sched.h>
+#include <linux/seq_file.h>
+
+#include "client.h"
+#include "trace.h"
+
+static const struct rpc_xprt_ops xrdma_ops;
+static struct xprt_class xrdma_class;
+
+/* RDMA timeouts: reconnect handles loss, so wait long, no retries. */
+static const struct rpc_timeout xrdma_default_timeout = {
+	.to_initval = 60 * HZ,
+	.to_maxval = 60 * HZ,
+};
+
+/*
+ * Request slots
+ */
+
+static void xrdma_req_release(struct kref *ref)
+{
+	struct xrdma_req *req = container_of(ref, struct xrdma_req, ref);
+	struct xrdma_xprt *rx = req->rx;
+
+	if (req->is_bc) {
+		xrdma_bc_req_free(req);
+		return;
+	}
+	spin_lock(&rx->free_lock);
+	kref_init(&req->ref);
+	/* Hand the slot straight to a waiting task, if there is one. */
+	if (!xprt_wake_up_backlog(&rx->xprt, &req->rqst)) {
+		memset(&req->rqst, 0, sizeof(req->rqst));
+		list_add(&req->free_node, &rx->free_reqs);
+	}
+	spin_unlock(&rx->free_lock);
+}
+
+/**
+ * xrdma_req_put - drop a reference to a request slot
+ * @req: the request
+ */
+void xrdma_req_put(struct xrdma_req *req)
+{
+	kref_put(&req->ref, xrdma_req_release);
+}
+
+static void xrdma_alloc_slot(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+	struct xrdma_req *req;
+
+	spin_lock(&rx->free_lock);
+	req = list_first_entry_or_null(&rx->free_reqs, struct xrdma_req,
+				       free_node);
+	if (req) {
+		list_del(&req->free_node);
+		spin_unlock(&rx->free_lock);
+		task->tk_rqstp = &req->rqst;
+		task->tk_status = 0;
+		return;
+	}
+	task->tk_status = -EAGAIN;
+	xprt_add_backlog(xprt, task);
+	spin_unlock(&rx->free_lock);
+}
+
+static void xrdma_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
+{
+	xrdma_req_put(xrdma_req(rqst));
+}
+
+static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
+{
+	size_t hdr_size = max_t(size_t, XRDMA_HDR_BUF_SIZE, rx->inline_write);
+	unsigned int i;
+
+	rx->reqs = kcalloc(count, sizeof(*rx->reqs), GFP_KERNEL);
+	if (!rx->reqs)
+		return -ENOMEM;
+	rx->nr_reqs = count;
+	for (i = 0; i < count; i++) {
+		struct xrdma_req *req = &rx->reqs[i];
+
+		req->rx = rx;
+		kref_init(&req->ref);
+		init_completion(&req->inv_sync);
+		req->hdr_buf = kmalloc(hdr_size, GFP_KERNEL);
+		if (!req->hdr_buf)
+			return -ENOMEM;
+		list_add_tail(&req->free_node, &rx->free_reqs);
+	}
+	return 0;
+}
+
+static void xrdma_reqs_destroy(struct xrdma_xprt *rx)
+{
+	unsigned int i;
+
+	if (!rx->reqs)
+		return;
+	for (i = 0; i < rx->nr_reqs; i++) {
+		kfree(rx->reqs[i].hdr_buf);
+		kfree(rx->reqs[i].rpc_buf);
+	}
+	kfree(rx->reqs);
+	rx->reqs = NULL;
+}
+
+/*
+ * RPC buffers
+ */
+
+static int xrdma_buf_alloc(struct rpc_task *task)
+{
+	struct rpc_rqst *rqst = task->tk_rqstp;
+	struct xrdma_req *req = xrdma_req(rqst);
+	size_t size = rqst->rq_callsize + rqst->rq_rcvsize;
+
+	/* Kept between RPCs; kmalloc memory, so it can be registered. */
+	if (size > req->rpc_buf_size) {
+		void *buf = kmalloc(size, rpc_task_gfp_mask());
+
+		if (!buf)
+			return -ENOMEM;
+		kfree(req->rpc_buf);
+		req->rpc_buf = buf;
+		req->rpc_buf_size = size;
+	}
+	rqst->rq_buffer = req->rpc_buf;
+	rqst->rq_rbuffer = req->rpc_buf + rqst->rq_callsize;
+	return 0;
+}
+
+static void xrdma_buf_free(struct rpc_task *task)
+{
+	struct xrdma_req *req = xrdma_req(task->tk_rqstp);
+	struct xrdma_xprt *rx = req->rx;
+
+	/* An RPC that ends without a reply must not leave rkeys behind. */
+	if (!READ_ONCE(req->nr_mrs))
+		return;
+	down_read(&rx->ep_rwsem);
+	if (req->nr_mrs) {
+		trace_xprtrdma_mrs_zap(&req->rqst, req->nr_mrs);
+		xrdma_mrs_invalidate_sync(req);
+	}
+	up_read(&rx->ep_rwsem);
+}
+
+/*
+ * Send path
+ */
+
+/**
+ * xrdma_send_done - Send completion handler
+ * @cq: the send completion queue
+ * @wc: the completion
+ */
+void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xrdma_req *req = container_of(wc->wr_cqe, struct xrdma_req,
+					     send_cqe);
+	struct rpc_xprt *xprt = &req->rx->xprt;
+
+	if (wc->status != IB_WC_SUCCESS) {
+		trace_xprtrdma_wc_error(xprt, "Send", wc->status);
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			xprt_force_disconnect(xprt);
+	}
+	xrdma_send_unmap(req);
+	if (!req->is_bc)
+		xrdma_req_done(req);
+	xrdma_req_put(req);
+}
+
+static void xrdma_close(struct rpc_xprt *xprt);
+
+static int xrdma_send_request(struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+	struct xrdma_req *req = xrdma_req(rqst);
+	const struct ib_send_wr *bad;
+	struct ib_send_wr *first;
+	int rc;
+
+	/* Backchannel replies have no buffer from buf_alloc. */
+	if (!rqst->rq_buffer)
+		return xrdma_bc_send_reply(rx, req);
+	if (!xprt_connected(xprt) || !rx->ep)
+		return -ENOTCONN;
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+
+	/*
+	 * A retransmission on the same connection would need a credit the
+	 * server never granted for it: reset the connection instead.  The
+	 * RPC is sent again once it is re-established.
+	 */
+	if (rqst->rq_connect_cookie == xprt->connect_cookie)
+		goto drop_connection;
+
+	rc = xrdma_marshal(rx, req);
+	if (rc == -ENOBUFS || rc == -ENOMEM)
+		return -ENOBUFS;
+	if (rc)
+		return -EIO;
+
+	req->reply_claimed = false;
+	req->reply_status = 0;
+	req->reply_len = 0;
+	atomic_set(&req->done, 2);
+	kref_get(&req->ref);
+
+	req->send_cqe.done = xrdma_send_done;
+	req->send_wr.next = NULL;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sge;
+	req->send_wr.num_sge = req->nr_sge;
+	req->send_wr.opcode = IB_WR_SEND;
+	req->send_wr.send_flags = IB_SEND_SIGNALED;
+	first = xrdma_mrs_reg_chain(req, &req->send_wr);
+
+	rqst->rq_xtime = ktime_get();
+	rc = ib_post_send(rx->ep->qp, first, &bad);
+	if (rc) {
+		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
+		xrdma_send_unmap(req);
+		xrdma_req_put(req);
+		goto drop_connection;
+	}
+	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
+
+	/* A call without a reply would leave the credit count wrong. */
+	if (!rpc_reply_expected(rqst->rq_task))
+		goto drop_connection;
+	return 0;
+
+drop_connection:
+	xrdma_close(xprt);
+	return -ENOTCONN;
+}
+
+/*
+ * Connection management
+ */
+
+static void xrdma_connect_worker(struct work_struct *work)
+{
+	struct xrdma_xprt *rx = container_of(work, struct xrdma_xprt,
+					     connect_worker.work);
+	struct rpc_xprt *xprt = &rx->xprt;
+	int rc;
+
+	rc = xrdma_ep_connect(rx);
+	rx->reconnect = true;
+	xprt_clear_connecting(xprt);
+	if (!rc) {
+		xprt->connect_cookie++;
+		xprt->stat.connect_count++;
+		xprt->stat.connect_time += (long)jiffies -
+					   xprt->stat.connect_start;
+		xprt_set_connected(xprt);
+		rc = -EAGAIN;
+	}
+	xprt_unlock_connect(xprt, rx);
+	xprt_wake_pending_tasks(xprt, rc);
+}
+
+static void xrdma_connect(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+	unsigned long delay = 0;
+
+	WARN_ON_ONCE(!xprt_lock_connect(xprt, task, rx));
+	if (rx->reconnect) {
+		delay = xprt_reconnect_delay(xprt);
+		xprt_reconnect_backoff(xprt, XRDMA_INIT_REEST_TO);
+	}
+	trace_xprtrdma_connect_start(xprt, delay);
+	queue_delayed_work(system_long_wq, &rx->connect_worker, delay);
+}
+
+static void xrdma_close(struct rpc_xprt *xprt)
+{
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+
+	xrdma_ep_close(rx);
+	xprt->reestablish_timeout = 0;
+	++xprt->connect_cookie;
+	xprt_disconnect_done(xprt);
+}
+
+static void xrdma_timer(struct rpc_xprt *xprt, struct rpc_task *task)
+{
+	/* A lost reply cannot be retransmitted without a new connection. */
+	xprt_force_disconnect(xprt);
+}
+
+static void xrdma_inject_disconnect(struct rpc_xprt *xprt)
+{
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+
+	if (rx->ep)
+		rdma_disconnect(rx->ep->id);
+}
+
+static void xrdma_set_connect_timeout(struct rpc_xprt *xprt,
+				      unsigned long connect_timeout,
+				      unsigned long reconnect_timeout)
+{
+	spin_lock(&xprt->transport_lock);
+	if (connect_timeout < xprt->connect_timeout)
+		xprt->connect_timeout = connect_timeout;
+	if (reconnect_timeout < xprt->max_reconnect_timeout)
+		xprt->max_reconnect_timeout = reconnect_timeout;
+	spin_unlock(&xprt->transport_lock);
+}
+
+/*
+ * Addresses
+ */
+
+static void xrdma_free_addresses(struct rpc_xprt *xprt)
+{
+	unsigned int i;
+
+	for (i = 0; i < RPC_DISPLAY_MAX; i++) {
+		if (i == RPC_DISPLAY_PROTO || i == RPC_DISPLAY_NETID)
+			continue;
+		kfree(xprt->address_strings[i]);
+		xprt->address_strings[i] = NULL;
+	}
+}
+
+static void xrdma_format_port(struct rpc_xprt *xprt)
+{
+	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
+
+	kfree(xprt->address_strings[RPC_DISPLAY_PORT]);
+	kfree(xprt->address_strings[RPC_DISPLAY_HEX_PORT]);
+	xprt->address_strings[RPC_DISPLAY_PORT] =
+		kasprintf(GFP_KERNEL, "%u", rpc_get_port(sap));
+	xprt->address_strings[RPC_DISPLAY_HEX_PORT] =
+		kasprintf(GFP_KERNEL, "%4hx", rpc_get_port(sap));
+}
+
+static void xrdma_format_addresses(struct rpc_xprt *xprt)
+{
+	struct sockaddr *sap = (struct sockaddr *)&xprt->addr;
+	char buf[128];
+
+	rpc_ntop(sap, buf, sizeof(buf));
+	xprt->address_strings[RPC_DISPLAY_ADDR] = kstrdup(buf, GFP_KERNEL);
+	if (sap->sa_family == AF_INET6) {
+		xprt->address_strings[RPC_DISPLAY_HEX_ADDR] =
+			kasprintf(GFP_KERNEL, "%pi6",
+				  &((struct sockaddr_in6 *)sap)->sin6_addr);
+		xprt->address_strings[RPC_DISPLAY_NETID] = RPCBIND_NETID_RDMA6;
+	} else {
+		xprt->address_strings[RPC_DISPLAY_HEX_ADDR] =
+			kasprintf(GFP_KERNEL, "%08x",
+				  ntohl(((struct sockaddr_in *)sap)->sin_addr.s_addr));
+		xprt->address_strings[RPC_DISPLAY_NETID] = RPCBIND_NETID_RDMA;
+	}
+	xprt->address_strings[RPC_DISPLAY_PROTO] = "rdma";
+	xrdma_format_port(xprt);
+}
+
+static void xrdma_set_port(struct rpc_xprt *xprt, unsigned short port)
+{
+	rpc_set_port((struct sockaddr *)&xprt->addr, port);
+	xrdma_format_port(xprt);
+}
+
+/*
+ * Statistics: the "xprt: rdma" line of /proc/self/mountstats.  The
+ * field order is an interface (mountstats(8), nfsiostat(8)).
+ */
+static void xrdma_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
+{
+	struct xrdma_stats *s = &xrdma_xprt(xprt)->stats;
+	long idle = 0;
+
+	if (xprt_connected(xprt))
+		idle = (long)(jiffies - xprt->last_used) / HZ;
+
+	seq_printf(seq, "\txprt:\trdma %u %lu %lu %lu %ld %lu %lu %lu %llu %llu ",
+		   0, xprt->stat.bind_count, xprt->stat.connect_count,
+		   xprt->stat.connect_time / HZ, idle, xprt->stat.sends,
+		   xprt->stat.recvs, xprt->stat.bad_xids, xprt->stat.req_u,
+		   xprt->stat.bklog_u);
+	seq_printf(seq, "%lu %lu %lu %llu %llu %llu %llu %lu %lu %lu %lu ",
+		   atomic_long_read(&s->read_chunk_count),
+		   atomic_long_read(&s->write_chunk_count),
+		   atomic_long_read(&s->reply_chunk_count),
+		   atomic64_read(&s->total_rdma_request),
+		   atomic64_read(&s->total_rdma_reply),
+		   atomic64_read(&s->pullup_copy_count),
+		   atomic64_read(&s->fixup_copy_count),
+		   atomic_long_read(&s->hardway_register_count),
+		   atomic_long_read(&s->failed_marshal_count),
+		   atomic_long_read(&s->bad_reply_count),
+		   atomic_long_read(&s->nomsg_call_count));
+	seq_printf(seq, "%lu %lu %lu %lu %lu %lu\n",
+		   atomic_long_read(&s->mrs_recycled),
+		   atomic_long_read(&s->mrs_orphaned),
+		   atomic_long_read(&s->mrs_allocated),
+		   atomic_long_read(&s->local_inv_needed),
+		   atomic_long_read(&s->empty_sendctx_q), 0UL);
+}
+
+/*
+ * Setup and teardown
+ */
+
+static void xrdma_destroy(struct rpc_xprt *xprt)
+{
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+
+	cancel_delayed_work_sync(&rx->connect_worker);
+	xrdma_ep_close(rx);
+	xrdma_bc_destroy_all(rx);
+	xrdma_reqs_destroy(rx);
+	xrdma_free_addresses(xprt);
+	xprt_free(xprt);
+	module_put(THIS_MODULE);
+}
+
+static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
+{
+	unsigned int slots = READ_ONCE(xrdma_slot_table_entries);
+	struct xrdma_xprt *rx;
+	struct rpc_xprt *xprt;
+	int rc;
+
+	if (args->addrlen > sizeof(xprt->addr))
+		return ERR_PTR(-EBADF);
+	if (args->dstaddr->sa_family != AF_INET &&
+	    args->dstaddr->sa_family != AF_INET6)
+		return ERR_PTR(-EAFNOSUPPORT);
+	if (!try_module_get(THIS_MODULE))
+		return ERR_PTR(-EIO);
+
+	xprt = xprt_alloc(args->net, sizeof(*rx), 0, slots);
+	if (!xprt) {
+		module_put(THIS_MODULE);
+		return ERR_PTR(-ENOMEM);
+	}
+	rx = xrdma_xprt(xprt);
+	init_rwsem(&rx->ep_rwsem);
+	spin_lock_init(&rx->free_lock);
+	INIT_LIST_HEAD(&rx->free_reqs);
+	INIT_LIST_HEAD(&rx->bc_free);
+	INIT_DELAYED_WORK(&rx->connect_worker, xrdma_connect_worker);
+	rx->inline_read = READ_ONCE(xrdma_max_inline_read);
+	rx->inline_write = READ_ONCE(xrdma_max_inline_write);
+	rx->credits = 1;
+
+	xprt->timeout = &xrdma_default_timeout;
+	xprt->connect_timeout = xprt->timeout->to_initval;
+	xprt->max_reconnect_timeout = XRDMA_MAX_REEST_TO;
+	xprt->bind_timeout = XRDMA_BIND_TO;
+	xprt->reestablish_timeout = XRDMA_INIT_REEST_TO;
+	xprt->idle_timeout = XRDMA_IDLE_DISC_TO;
+	xprt->resvport = 0;
+	xprt->ops = &xrdma_ops;
+	xprt->xprt_class = &xrdma_class;
+	/* Side protocols (NLM, callback setup) read this as TCP. */
+	xprt->prot = IPPROTO_TCP;
+	xprt->addrlen = args->addrlen;
+	memcpy(&xprt->addr, args->dstaddr, args->addrlen);
+	if (rpc_get_port((struct sockaddr *)&xprt->addr))
+		xprt_set_bound(xprt);
+	xprt->max_payload = XRDMA_MAX_DATA_PAGES << PAGE_SHIFT;
+	xprt->cwnd = RPC_CWNDSHIFT;
+
+	rc = xrdma_reqs_create(rx, slots);
+	if (rc) {
+		xrdma_reqs_destroy(rx);
+		xprt_free(xprt);
+		module_put(THIS_MODULE);
+		return ERR_PTR(rc);
+	}
+	xrdma_format_addresses(xprt);
+	trace_xprtrdma_setup(xprt, slots);
+	return xprt;
+}
+
+static const struct rpc_xprt_ops xrdma_ops = {
+	.reserve_xprt		= xprt_reserve_xprt_cong,
+	.release_xprt		= xprt_release_xprt_cong,
+	.alloc_slot		= xrdma_alloc_slot,
+	.free_slot		= xrdma_free_slot,
+	.release_request	= xprt_release_rqst_cong,
+	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
+	.timer			= xrdma_timer,
+	.rpcbind		= rpcb_getport_async,
+	.set_port		= xrdma_set_port,
+	.connect		= xrdma_connect,
+	.buf_alloc		= xrdma_buf_alloc,
+	.buf_free		= xrdma_buf_free,
+	.send_request		= xrdma_send_request,
+	.close			= xrdma_close,
+	.destroy		= xrdma_destroy,
+	.set_connect_timeout	= xrdma_set_connect_timeout,
+	.print_stats		= xrdma_print_stats,
+	.inject_disconnect	= xrdma_inject_disconnect,
+	.bc_setup		= xrdma_bc_setup,
+	.bc_maxpayload		= xrdma_bc_maxpayload,
+	.bc_num_slots		= xrdma_bc_num_slots,
+	.bc_free_rqst		= xrdma_bc_free_rqst,
+	.bc_destroy		= xrdma_bc_destroy,
+};
+
+static struct xprt_class xrdma_class = {
+	.list	= LIST_HEAD_INIT(xrdma_class.list),
+	.name	= "rdma",
+	.owner	= THIS_MODULE,
+	.ident	= XPRT_TRANSPORT_RDMA,
+	.setup	= xrdma_setup,
+	.netid	= { "rdma", "rdma6", "" },
+};
+
+/**
+ * xrdma_register - register the client transport class and its tunables
+ *
+ * Return: 0 or -errno.
+ */
+int xrdma_register(void)
+{
+	int rc;
+
+	rc = xrdma_sysctl_register();
+	if (rc)
+		return rc;
+	rc = xprt_register_transport(&xrdma_class);
+	if (rc)
+		xrdma_sysctl_unregister();
+	return rc;
+}
+
+/**
+ * xrdma_unregister - remove the client transport class
+ *
+ * The module cannot be unloaded while a transport exists (each holds a
+ * module reference), so nothing of ours is in use here.
+ */
+void xrdma_unregister(void)
+{
+	xprt_unregister_transport(&xrdma_class);
+	xrdma_sysctl_unregister();
+}
