@@ -3,7 +3,9 @@
 # against the server guest.  For each NFS version: files around the inline
 # thresholds written, remounted and compared; a directory of thousands of
 # entries listed (Long Reply); a symlink with a several-KiB target (Long
-# Call); then concurrent fio verify; finally umount, rmmod, clean dmesg.
+# Call); mountstats must show each chunk type in use.  Then concurrent fio
+# verify; with RESTART_SERVER=1 the server's NFS service restarts while a
+# write runs and the data must survive; finally umount, rmmod, clean dmesg.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65536 1048576 ${BIG_FILE:-8388608}"
@@ -12,7 +14,7 @@ DIR_ENTRIES=${DIR_ENTRIES:-3000}
 long_target() {
 	local i t=""
 
-	for i in $(seq 1 80); do
+	for i in $(seq 1 83); do
 		t="${t}component-$(printf %04d "$i")-of-a-long-symlink-target-padding-/"
 	done
 	echo "${t}end"
@@ -31,12 +33,26 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	mount_xprt_line /mnt
 	rm -rf /mnt/f.* /mnt/dir /mnt/link
 	write_files /mnt $SIZES
+	expect_xprt_field /mnt 11 1 "read_chunk_count after 1 MiB writes"
 	umount /mnt
 	nfs_mount "$vers" 192.0.2.1 /mnt
 	verify_files /mnt
+	expect_xprt_field /mnt 12 1 "write_chunk_count after 1 MiB reads"
 
-	step "NFSv$vers: symlink with a ${#target}-byte target (Long Call)"
+	step "NFSv$vers: symlink with a ${#target}-byte target (Read chunk)"
+	before=$(xprt_field /mnt 11)
 	ln -s "$target" /mnt/link || fail "creating the long symlink failed"
+	expect_xprt_field /mnt 11 $((before + 1)) "read_chunk_count after SYMLINK"
+	if [ "$vers" = 4.2 ]; then
+		step "NFSv$vers: 4000-byte extended attribute (Long Call)"
+		touch /mnt/xattr
+		python3 -c 'import os; os.setxattr("/mnt/xattr", "user.big", b"v" * 4000)' ||
+			fail "setxattr of 4000 bytes failed"
+		expect_xprt_field /mnt 21 1 "nomsg_call_count (Long Calls)"
+		[ "$(python3 -c 'import os; print(len(os.getxattr("/mnt/xattr", "user.big")))')" = 4000 ] ||
+			fail "getxattr returned the wrong value"
+		rm -f /mnt/xattr
+	fi
 	umount /mnt
 	nfs_mount "$vers" 192.0.2.1 /mnt
 	[ "$(readlink /mnt/link)" = "$target" ] ||
@@ -50,6 +66,7 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	nfs_mount "$vers" 192.0.2.1 /mnt
 	n=$(ls -1 /mnt/dir | wc -l)
 	[ "$n" = "$DIR_ENTRIES" ] || fail "listed $n entries, expected $DIR_ENTRIES"
+	expect_xprt_field /mnt 13 1 "reply_chunk_count (Long Replies)"
 	rm -rf /mnt/dir /mnt/link
 	mount_xprt_line /mnt
 	umount /mnt
@@ -66,6 +83,44 @@ if [ -n "${FIO_SIZE:-16M}" ] && command -v fio >/dev/null; then
 		{ cat /tmp/fio.out; fail "fio verify failed"; }
 	grep -E 'WRITE:|READ:' /tmp/fio.out
 	rm -rf /mnt/fio
+	umount /mnt
+fi
+
+if [ "${RESTART_SERVER:-0}" = 1 ]; then
+	step "NFSv4.2: the server restarts while a direct-I/O writer runs"
+	nfs_mount 4.2 192.0.2.1 /mnt
+	head -c $((64 << 20)) /dev/urandom >/tmp/big.src
+	rm -f /tmp/stop /tmp/written /mnt/big
+	(
+		i=0
+		while [ $i -lt 64 ] && [ ! -e /tmp/stop ]; do
+			dd if=/tmp/big.src of=/mnt/big bs=1M count=1 skip=$i \
+				seek=$i conv=notrunc oflag=direct status=none ||
+				exit 1
+			i=$((i + 1))
+			echo $i >/tmp/written
+			sleep 0.2
+		done
+	) &
+	writer=$!
+	sleep 2
+	signal_peer restart-server
+	wait_peer server-restarted 120
+	at_restart=$(cat /tmp/written)
+	sleep 5
+	touch /tmp/stop
+	wait $writer || fail "a write failed across the server restart"
+	n=$(cat /tmp/written)
+	echo "blocks written: $at_restart before the restart, $n in all"
+	[ "$at_restart" -lt 64 ] && [ "$n" -gt "$at_restart" ] ||
+		fail "the writer did not run across the restart"
+	expect_xprt_field /mnt 3 2 "connect_count after the restart"
+	mount_xprt_line /mnt
+	umount /mnt
+	nfs_mount 4.2 192.0.2.1 /mnt
+	cmp -n $((n << 20)) /tmp/big.src /mnt/big ||
+		fail "data written across the server restart is wrong"
+	rm -f /mnt/big /tmp/big.src
 	umount /mnt
 fi
 

@@ -9,6 +9,12 @@ load_stock_rpcrdma
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT"
 nfs_server_start
 signal_peer server-ready
+if [ "${RESTART_SERVER:-0}" = 1 ]; then
+	wait_peer restart-server "${PEER_TIMEOUT:-300}"
+	step "restarting the NFS service under the client's writes"
+	nfs_server_restart 2
+	signal_peer server-restarted
+fi
 wait_peer client-finished "${PEER_TIMEOUT:-300}"
 step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"

@@ -107,6 +107,15 @@ nfs_server_start() {
 		fail "no rdma listener in /proc/fs/nfsd/portlist"
 }
 
+# Stop nfsd (every connection and the listener close) and start it again.
+nfs_server_restart() {
+	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
+	sleep "${1:-2}"
+	rpc.nfsd --grace-time 10 --lease-time 10 4 || fail "rpc.nfsd did not restart"
+	echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist ||
+		fail "nfsd refused an rdma listener after the restart"
+}
+
 nfs_server_stop() {
 	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
 	exportfs -ua
@@ -197,6 +206,21 @@ kmemleak_check() {
 }
 
 # Rendezvous between two guests through the shared /out folder.
+# Print field N (1-based, after "rdma") of a mount's "xprt: rdma" line.
+xprt_field() {
+	mount_xprt_line "$1" | awk -v n="$2" \
+		'{ for (i = 1; i <= NF; i++) if ($i == "rdma") { print $(i + n); exit } }'
+}
+
+# Fail unless field N of the mount's xprt line is at least MIN.
+expect_xprt_field() {
+	local mnt=$1 n=$2 min=$3 what=$4 v
+
+	v=$(xprt_field "$mnt" "$n")
+	[ -n "$v" ] && [ "$v" -ge "$min" ] ||
+		fail "mountstats: $what is ${v:-missing}, expected at least $min"
+}
+
 signal_peer() {
 	touch "/out/$1.flag"
 }
