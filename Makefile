@@ -9,6 +9,7 @@
 #   make kunit           KUnit suites in the test kernel under QEMU
 #   make selftests       integration tests in QEMU guests with soft-RoCE
 #   make demo            boot guests, load the module, show what it does
+#   make bench           ours vs the stock module, median ratios (not in check)
 #   make test-kernel     build (or reuse) the cached test kernel
 
 # The running kernel's build tree when there is one, otherwise the newest
@@ -22,7 +23,7 @@ endif
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all modules clean install deps check kunit selftests demo \
+.PHONY: all modules clean install deps check kunit selftests demo bench \
 	test-kernel checkpatch
 
 all: modules
@@ -54,6 +55,10 @@ check:
 
 demo:
 	scripts/demo.sh
+
+bench:
+	scripts/install-deps.sh
+	selftests/bench/client.sh
 
 checkpatch:
 	selftests/lib/checkpatch.sh

@@ -363,5 +363,9 @@ void xrdma_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);
 void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void xrdma_req_done(struct xrdma_req *req);
 int xrdma_post_recv(struct xrdma_rep *rep);
+#if IS_ENABLED(CONFIG_KUNIT)
+int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
+			const u8 *payload);
+#endif
 
 #endif /* _XPRTRDMA_CLIENT_H */

@@ -9,6 +9,7 @@
  * bounds them by the received bytes, and returned chunks are checked
  * against what this RPC offered before any of their lengths is used.
  */
+#include <kunit/visibility.h>
 #include <linux/highmem.h>
 
 #include "client.h"
@@ -126,9 +127,18 @@ static int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
 	return head + xdr_align_size(written) + rest;
 }
 
-/* Decide the outcome of a reply whose header decoded cleanly. */
-static int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
-			       const u8 *payload)
+/**
+ * xrdma_reply_outcome - check a decoded reply and place its data
+ * @req: the request the reply's XID matched
+ * @hdr: the reply's transport header, decoded without error
+ * @payload: the inline part that followed the header
+ *
+ * Return: bytes of RPC reply now in the receive buffer, or -EIO for a
+ * reply that contradicts what the call offered or does not fit.
+ */
+VISIBLE_IF_KUNIT int xrdma_reply_outcome(struct xrdma_req *req,
+					 struct rpcrdma_hdr *hdr,
+					 const u8 *payload)
 {
 	struct rpcrdma_chunk_lists *got = &hdr->lists;
 	struct xrdma_xprt *rx = req->rx;

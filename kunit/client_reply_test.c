@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the client's reply handling against hostile and malformed
+ * replies.  Each case builds an RPC receive buffer and the chunks a call
+ * offered, encodes a reply with the codec, decodes it as the Receive
+ * handler does and checks the outcome xrdma_reply_outcome() decides:
+ * the number of bytes placed, or -EIO without touching memory beyond
+ * what was offered.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include "../xprtrdma/client.h"
+#include "wire_test.h"
+
+#define CRT_HANDLE	0x1111
+#define CRT_OFFSET	0x10000ULL
+#define CRT_OFFERED	8192
+
+struct crt {
+	struct xrdma_xprt *rx;
+	struct xrdma_req *req;
+	u8 *rbuf;
+	struct page *pages[2];
+};
+
+static struct crt *crt_setup(struct kunit *test, unsigned int head,
+			     unsigned int page_len, unsigned int tail)
+{
+	struct crt *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct xdr_buf *rb;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->rx = kunit_kzalloc(test, sizeof(*t->rx), GFP_KERNEL);
+	t->req = kunit_kzalloc(test, sizeof(*t->req), GFP_KERNEL);
+	t->rbuf = kunit_kzalloc(test, head + tail + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->rx);
+	KUNIT_ASSERT_NOT_NULL(test, t->req);
+	KUNIT_ASSERT_NOT_NULL(test, t->rbuf);
+	t->rx->xprt.address_strings[RPC_DISPLAY_ADDR] = "192.0.2.1";
+	t->req->rx = t->rx;
+	for (i = 0; i < ARRAY_SIZE(t->pages); i++) {
+		t->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		KUNIT_ASSERT_NOT_NULL(test, t->pages[i]);
+	}
+
+	rb = &t->req->rqst.rq_rcv_buf;
+	rb->head[0].iov_base = t->rbuf;
+	rb->head[0].iov_len = head;
+	rb->pages = t->pages;
+	rb->page_base = 0;
+	rb->page_len = page_len;
+	rb->tail[0].iov_base = t->rbuf + head;
+	rb->tail[0].iov_len = tail;
+	rb->buflen = head + page_len + tail;
+	t->req->rqst.rq_private_buf = *rb;
+	rpcrdma_chunk_lists_init(&t->req->offered, t->req->chunks,
+				 ARRAY_SIZE(t->req->chunks), t->req->segs,
+				 ARRAY_SIZE(t->req->segs));
+	return t;
+}
+
+static void crt_teardown(struct crt *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t->pages); i++)
+		__free_page(t->pages[i]);
+}
+
+static const struct rpcrdma_segment crt_seg = {
+	.handle = CRT_HANDLE, .length = CRT_OFFERED, .offset = CRT_OFFSET,
+};
+
+static void crt_offer_write(struct kunit *test, struct crt *t)
+{
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_write_chunk(&t->req->offered), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_write_segment(&t->req->offered,
+							&crt_seg), 0);
+}
+
+static void crt_offer_reply(struct kunit *test, struct crt *t)
+{
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_reply_chunk(&t->req->offered), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_reply_segment(&t->req->offered,
+							&crt_seg), 0);
+}
+
+/* Returned lists: storage plus builders, like an encoding responder. */
+struct crt_ret {
+	struct rpcrdma_chunk_lists cl;
+	struct rpcrdma_chunk chunks[4];
+	struct rpcrdma_segment segs[8];
+};
+
+static struct crt_ret *crt_ret_alloc(struct kunit *test)
+{
+	struct crt_ret *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	rpcrdma_chunk_lists_init(&r->cl, r->chunks, ARRAY_SIZE(r->chunks),
+				 r->segs, ARRAY_SIZE(r->segs));
+	return r;
+}
+
+static void crt_ret_write(struct kunit *test, struct crt_ret *r, u32 handle,
+			  u32 len)
+{
+	struct rpcrdma_segment seg = crt_seg;
+
+	seg.handle = handle;
+	seg.length = len;
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_write_chunk(&r->cl), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_write_segment(&r->cl, &seg), 0);
+}
+
+static void crt_ret_reply(struct kunit *test, struct crt_ret *r, u32 len)
+{
+	struct rpcrdma_segment seg = crt_seg;
+
+	seg.length = len;
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_reply_chunk(&r->cl), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma_add_reply_segment(&r->cl, &seg), 0);
+}
+
+/* Encode a reply, decode it like the Receive handler, decide. */
+static int crt_reply(struct kunit *test, struct crt *t, u32 proc,
+		     const struct crt_ret *ret, const u8 *payload,
+		     unsigned int plen)
+{
+	struct wt_hdr *h = wt_hdr_alloc(test, XRDMA_MAX_CHUNKS, XRDMA_MAX_MRS);
+	struct xdr_stream xdr;
+	struct xdr_buf buf;
+	u8 *data;
+	__be32 *p;
+
+	data = wt_encode_init(test, &xdr, &buf, 8192);
+	KUNIT_ASSERT_EQ(test, rpcrdma_encode_fixed(&xdr, XW(WT_XID), 16,
+						   proc), 0);
+	KUNIT_ASSERT_EQ(test, rpcrdma_encode_chunk_lists(&xdr, &ret->cl), 0);
+	if (plen) {
+		p = xdr_reserve_space(&xdr, plen);
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		memcpy(p, payload, plen);
+	}
+	KUNIT_ASSERT_EQ(test, wt_decode(test, data, xdr_stream_pos(&xdr),
+					RPCRDMA_DIR_REPLY, NULL, &h->hdr),
+			RPCRDMA_WIRE_OK);
+	KUNIT_ASSERT_EQ(test, h->hdr.inline_len, plen);
+	return xrdma_reply_outcome(t->req, &h->hdr, data + h->hdr.hdr_len);
+}
+
+static u8 *crt_payload(struct kunit *test, unsigned int len)
+{
+	u8 *p = kunit_kmalloc(test, len, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < len; i++)
+		p[i] = i * 7 + 3;
+	return p;
+}
+
+static void crt_inline_fits(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 256, 0, 0);
+	u8 *pl = crt_payload(test, 100);
+
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG,
+					crt_ret_alloc(test), pl, 100), 100);
+	KUNIT_EXPECT_MEMEQ(test, t->rbuf, pl, 100);
+	crt_teardown(t);
+}
+
+static void crt_inline_too_long(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 64, 0, 0);
+	u8 *pl = crt_payload(test, 100);
+
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG,
+					crt_ret_alloc(test), pl, 100), -EIO);
+	KUNIT_EXPECT_EQ(test, t->rbuf[64], 0);
+	crt_teardown(t);
+}
+
+static void crt_inline_into_pages(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 16, 4096, 0);
+	u8 *pl = crt_payload(test, 100);
+
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG,
+					crt_ret_alloc(test), pl, 100), 100);
+	KUNIT_EXPECT_MEMEQ(test, t->rbuf, pl, 16);
+	KUNIT_EXPECT_MEMEQ(test, page_address(t->pages[0]), pl + 16, 84);
+	crt_teardown(t);
+}
+
+static void crt_write_short_head(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
+	struct crt_ret *r = crt_ret_alloc(test);
+	u8 *pl = crt_payload(test, 40);
+
+	crt_offer_write(test, t);
+	crt_ret_write(test, r, CRT_HANDLE, 100);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
+			40 + 100);
+	/* The head shrinks to what came inline, in both views. */
+	KUNIT_EXPECT_EQ(test, t->req->rqst.rq_rcv_buf.head[0].iov_len, 40);
+	KUNIT_EXPECT_EQ(test, t->req->rqst.rq_private_buf.head[0].iov_len, 40);
+	KUNIT_EXPECT_EQ(test, t->req->rqst.rq_rcv_buf.buflen,
+			40 + CRT_OFFERED + 64);
+	crt_teardown(t);
+}
+
+static void crt_write_with_tail(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
+	struct crt_ret *r = crt_ret_alloc(test);
+	u8 *pl = crt_payload(test, 72);
+
+	crt_offer_write(test, t);
+	crt_ret_write(test, r, CRT_HANDLE, 101);
+	/* head 64, data 101 + 3 pad, then 8 bytes in the tail after the pad */
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 72),
+			64 + 104 + 8);
+	KUNIT_EXPECT_MEMEQ(test, t->rbuf + 64 + 3, pl + 64, 8);
+	crt_teardown(t);
+}
+
+static void crt_write_tail_overflow(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 4);
+	struct crt_ret *r = crt_ret_alloc(test);
+	u8 *pl = crt_payload(test, 72);
+
+	crt_offer_write(test, t);
+	crt_ret_write(test, r, CRT_HANDLE, 101);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 72),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, t->rbuf[68], 0);
+	crt_teardown(t);
+}
+
+static void crt_write_longer_than_offered(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
+	struct crt_ret *r = crt_ret_alloc(test);
+	u8 *pl = crt_payload(test, 40);
+
+	crt_offer_write(test, t);
+	crt_ret_write(test, r, CRT_HANDLE, CRT_OFFERED + 4);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->rx->stats.bad_reply_count),
+			1);
+	crt_teardown(t);
+}
+
+static void crt_write_wrong_handle(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
+	struct crt_ret *r = crt_ret_alloc(test);
+	u8 *pl = crt_payload(test, 40);
+
+	crt_offer_write(test, t);
+	crt_ret_write(test, r, CRT_HANDLE + 1, 100);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
+			-EIO);
+	crt_teardown(t);
+}
+
+static void crt_write_not_offered(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 256, 0, 0);
+	struct crt_ret *r = crt_ret_alloc(test);
+	u8 *pl = crt_payload(test, 40);
+
+	crt_ret_write(test, r, CRT_HANDLE, 100);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
+			-EIO);
+	crt_teardown(t);
+}
+
+static void crt_nomsg_reply_chunk(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 256, 4096, 64);
+	struct crt_ret *r = crt_ret_alloc(test);
+
+	crt_offer_reply(test, t);
+	crt_ret_reply(test, r, 300);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_NOMSG, r, NULL, 0),
+			300);
+	crt_teardown(t);
+}
+
+static void crt_nomsg_reply_chunk_too_long(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 256, 4096, 64);
+	struct crt_ret *r = crt_ret_alloc(test);
+
+	crt_offer_reply(test, t);
+	crt_ret_reply(test, r, CRT_OFFERED + 1);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_NOMSG, r, NULL, 0),
+			-EIO);
+	crt_teardown(t);
+}
+
+static void crt_nomsg_without_chunk(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 256, 4096, 64);
+
+	crt_offer_reply(test, t);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_NOMSG,
+					crt_ret_alloc(test), NULL, 0), -EIO);
+	crt_teardown(t);
+}
+
+static void crt_msg_with_used_reply_chunk(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 256, 4096, 64);
+	struct crt_ret *r = crt_ret_alloc(test);
+	u8 *pl = crt_payload(test, 40);
+
+	crt_offer_reply(test, t);
+	crt_ret_reply(test, r, 300);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
+			-EIO);
+	crt_teardown(t);
+}
+
+static void crt_rdma_error(struct kunit *test)
+{
+	static const u32 errs[] = { RPCRDMA_ERR_VERS, RPCRDMA_ERR_CHUNK };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
+		struct crt *t = crt_setup(test, 256, 0, 0);
+		struct wt_hdr *h = wt_hdr_alloc(test, 4, 8);
+		struct xdr_stream xdr;
+		struct xdr_buf buf;
+		u8 *data;
+
+		data = wt_encode_init(test, &xdr, &buf, 256);
+		KUNIT_ASSERT_EQ(test, rpcrdma_encode_error(&xdr, XW(WT_XID), 1,
+							   errs[i]), 0);
+		KUNIT_ASSERT_EQ(test, wt_decode(test, data,
+						xdr_stream_pos(&xdr),
+						RPCRDMA_DIR_REPLY, NULL,
+						&h->hdr), RPCRDMA_WIRE_OK);
+		KUNIT_EXPECT_EQ(test, xrdma_reply_outcome(t->req, &h->hdr,
+							  data), -EIO);
+		crt_teardown(t);
+	}
+}
+
+static struct kunit_case rpcrdma_client_reply_cases[] = {
+	KUNIT_CASE(crt_inline_fits),
+	KUNIT_CASE(crt_inline_too_long),
+	KUNIT_CASE(crt_inline_into_pages),
+	KUNIT_CASE(crt_write_short_head),
+	KUNIT_CASE(crt_write_with_tail),
+	KUNIT_CASE(crt_write_tail_overflow),
+	KUNIT_CASE(crt_write_longer_than_offered),
+	KUNIT_CASE(crt_write_wrong_handle),
+	KUNIT_CASE(crt_write_not_offered),
+	KUNIT_CASE(crt_nomsg_reply_chunk),
+	KUNIT_CASE(crt_nomsg_reply_chunk_too_long),
+	KUNIT_CASE(crt_nomsg_without_chunk),
+	KUNIT_CASE(crt_msg_with_used_reply_chunk),
+	KUNIT_CASE(crt_rdma_error),
+	{}
+};
+
+static struct kunit_suite rpcrdma_client_reply_suite = {
+	.name = "rpcrdma_client_reply",
+	.test_cases = rpcrdma_client_reply_cases,
+};
+
+kunit_test_suites(&rpcrdma_client_reply_suite);
