@@ -60,6 +60,23 @@
  * The field order is the order of the "xprt: rdma" line, which matches
  * the kernel's own transport so that mountstats(8) and nfsiostat(8)
  * parse it.
+ *
+ * @read_chunk_count: calls that sent argument data in a Read chunk
+ * @write_chunk_count: calls that offered a Write chunk
+ * @reply_chunk_count: calls that offered a Reply chunk
+ * @total_rdma_request: bytes offered to the server in Read chunks
+ * @total_rdma_reply: bytes the server returned in Write/Reply chunks
+ * @pullup_copy_count: bytes copied into the Send buffer (too few SGEs)
+ * @fixup_copy_count: inline reply bytes copied beyond the head
+ * @hardway_register_count: always 0 (kept for the layout)
+ * @failed_marshal_count: calls that could not be marshaled
+ * @bad_reply_count: replies that were malformed or contradicted the call
+ * @nomsg_call_count: Long Calls (RDMA_NOMSG with a position-zero chunk)
+ * @mrs_recycled: MRs returned to their pool
+ * @mrs_orphaned: MRs still lent out when their endpoint was destroyed
+ * @mrs_allocated: MRs created
+ * @local_inv_needed: MRs we invalidated ourselves (not remotely)
+ * @empty_sendctx_q: always 0 (kept for the layout)
  */
 struct xrdma_stats {
 	atomic_long_t read_chunk_count;
@@ -185,7 +202,7 @@ struct xrdma_ep {
 	unsigned int max_send_sge;
 	unsigned int mr_depth;
 
-	spinlock_t mr_lock;
+	spinlock_t mr_lock;		/* @mr_free, @mr_all */
 	struct list_head mr_free;
 	struct list_head mr_all;
 
@@ -290,7 +307,7 @@ struct xrdma_xprt {
 
 	struct xrdma_req *reqs;
 	unsigned int nr_reqs;
-	spinlock_t free_lock;
+	spinlock_t free_lock;		/* @free_reqs, @bc_free, backlog */
 	struct list_head free_reqs;
 	struct list_head bc_free;
 	unsigned int bc_count;

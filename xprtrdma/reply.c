@@ -267,7 +267,7 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		req->reply_status = 0;
 		req->reply_len = status;
 	}
-	trace_xprtrdma_reply(rqst, hdr.proc, status, inv_rkey != NULL);
+	trace_xprtrdma_reply(rqst, hdr.proc, status, !!inv_rkey);
 	xrdma_mrs_invalidate(req, inv_rkey);
 }
 
