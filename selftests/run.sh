@@ -21,6 +21,24 @@ else
 	tests=("$RPCRDMA_TOP"/selftests/tests/*.sh)
 fi
 
+# Did a guest of the test in $1 panic in soft-RoCE's own packet work?  The
+# first kernel report must name the rxe work queue and an rxe function or
+# the network receive path; anything else is a failure of ours.
+rxe_crash() {
+	local c report
+
+	for c in "$1"/*/console.log; do
+		[ -e "$c" ] || continue
+		grep -q "Kernel panic" "$c" || continue
+		report=$(awk '/BUG:|Oops:|general protection|double fault/ { f = 1 }
+			f { print } /---\[ end trace/ { if (f) exit }' "$c")
+		echo "$report" | grep -q "Workqueue: rxe_wq" || continue
+		echo "$report" | grep -Eq 'rxe_|__alloc_skb|build_skb|net_rx_action|napi' &&
+			return 0
+	done
+	return 1
+}
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 n=0 passed=0 failed=0 skipped=0
@@ -33,17 +51,31 @@ for t in "${tests[@]}"; do
 	# The test's description: its comment block after the SPDX line.
 	echo "# $name: $(sed -n '3,/^[^#]/{/^# /s/^# //p}' "$t" | tr '\n' ' ')"
 	start=$(date +%s)
+	note=
 	if [ ! -x "$t" ]; then
 		echo "# $t: no such test" >"$out/output"
 		rc=1
 	else
 		"$t" "$out" >"$out/output" 2>&1
 		rc=$?
+		# Soft-RoCE in Debian's 6.12 kernel sometimes corrupts memory
+		# in its own packet work; it happens with the kernel's own
+		# rpcrdma on both ends too (Documentation/testing.rst).  Such a
+		# crash gets one more attempt, and the result says so.
+		if [ "$rc" != 0 ] && [ "$rc" != 4 ] && rxe_crash "$out"; then
+			rm -rf "$out.crash1"
+			mv "$out" "$out.crash1"
+			mkdir -p "$out"
+			echo "# $name: a guest died inside rdma_rxe; retrying once (first attempt: $out.crash1)"
+			"$t" "$out" >"$out/output" 2>&1
+			rc=$?
+			note=" (retried after an rdma_rxe crash, see $out.crash1)"
+		fi
 	fi
 	secs=$(( $(date +%s) - start ))
 	case $rc in
 	0)
-		echo "ok $n selftests: rpcrdma: $name # ${secs}s"
+		echo "ok $n selftests: rpcrdma: $name # ${secs}s$note"
 		passed=$((passed + 1))
 		;;
 	4)

@@ -165,8 +165,14 @@ static void xrdma_reqs_release_mrs(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 static void xrdma_ep_destroy(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	if (ep->qp) {
-		/* Flush everything; the handlers run for each flushed WR. */
-		ib_drain_qp(ep->qp);
+		/*
+		 * Flush everything; the handlers run for each flushed WR.
+		 * Receives first: their handler posts LocalInvs, which the
+		 * Send queue drain must then catch.  Everything else that
+		 * posts Sends is excluded by XPRT_LOCKED or by ep_rwsem.
+		 */
+		ib_drain_rq(ep->qp);
+		ib_drain_sq(ep->qp);
 	}
 	xrdma_reqs_release_mrs(rx, ep);
 	if (ep->pd)

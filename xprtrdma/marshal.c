@@ -58,9 +58,11 @@ static int xrdma_map_sge(struct xrdma_req *req, struct ib_device *dev,
 			 void *kaddr, struct page *page, unsigned int off,
 			 unsigned int len)
 {
-	struct ib_sge *sge = &req->sge[req->nr_sge];
+	struct ib_sge *sge;
 	u64 addr;
 
+	if (req->nr_sge >= req->rx->ep->max_send_sge)
+		return -E2BIG;
 	if (kaddr) {
 		page = is_vmalloc_addr(kaddr) ? vmalloc_to_page(kaddr) :
 						virt_to_page(kaddr);
@@ -69,6 +71,7 @@ static int xrdma_map_sge(struct xrdma_req *req, struct ib_device *dev,
 	addr = ib_dma_map_page(dev, page, off, len, DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(dev, addr))
 		return -EIO;
+	sge = &req->sge[req->nr_sge];
 	sge->addr = addr;
 	sge->length = len;
 	sge->lkey = req->rx->ep->pd->local_dma_lkey;
@@ -91,6 +94,38 @@ void xrdma_send_unmap(struct xrdma_req *req)
 	req->nr_sge = 0;
 }
 
+/* Map bytes [pos, end) of @xdr as SGEs where they are. */
+static int xrdma_gather_range(struct xrdma_req *req, struct ib_device *dev,
+			      struct xdr_buf *xdr, unsigned int pos,
+			      unsigned int end)
+{
+	unsigned int hlen = xdr->head[0].iov_len, plen = xdr->page_len;
+	int rc = 0;
+
+	if (pos < end && pos < hlen) {
+		unsigned int n = min(end, hlen) - pos;
+
+		rc = xrdma_map_sge(req, dev, xdr->head[0].iov_base + pos, NULL,
+				   0, n);
+		pos += n;
+	}
+	while (!rc && pos < end && pos < hlen + plen) {
+		unsigned int pbase = xdr->page_base + pos - hlen;
+		unsigned int off = offset_in_page(pbase);
+		unsigned int n = min3(end, hlen + plen,
+				      pos + (unsigned int)PAGE_SIZE - off) - pos;
+
+		rc = xrdma_map_sge(req, dev, NULL,
+				   xdr->pages[pbase >> PAGE_SHIFT], off, n);
+		pos += n;
+	}
+	if (!rc && pos < end)
+		rc = xrdma_map_sge(req, dev,
+				   xdr->tail[0].iov_base + (pos - hlen - plen),
+				   NULL, 0, end - pos);
+	return rc;
+}
+
 /**
  * xrdma_build_send - build the SGEs of a Send: header plus inline payload
  * @req: request with its transport header encoded in @req->hdr_buf
@@ -100,83 +135,46 @@ void xrdma_send_unmap(struct xrdma_req *req)
  *
  * The bytes of @xdr in [0, @split) and [@resume, len) follow the header.
  * They are gathered where they are; if the device cannot take that many
- * SGEs, they are copied after the header ("pull-up").
+ * SGEs, they are copied after the header ("pull-up").  The caller has
+ * checked that header and payload fit the inline threshold, which is
+ * never more than the size of @req->hdr_buf.
  *
  * Return: 0 or -EIO.
  */
 int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 		     unsigned int split, unsigned int resume)
 {
-	struct xrdma_ep *ep = req->rx->ep;
-	struct ib_device *dev = ep->device;
-	unsigned int need, pos, end, i;
 	unsigned int ranges[2][2] = { { 0, split }, { resume, xdr->len } };
+	struct ib_device *dev = req->rx->ep->device;
+	unsigned int len, i;
 	int rc;
 
 	req->nr_sge = 0;
 	req->sge_device = dev;
-	/* Header, head, pages, tail: count the SGEs. */
-	need = 1;
-	for (i = 0; i < 2; i++) {
-		pos = ranges[i][0];
-		end = ranges[i][1];
-		if (pos >= end)
-			continue;
-		need += xrdma_count_run(0, end - pos, 1) + 2;
-	}
-
-	if (need > ep->max_send_sge) {
-		unsigned int len = 0;
-
-		for (i = 0; i < 2; i++) {
-			if (ranges[i][0] >= ranges[i][1])
-				continue;
-			read_bytes_from_xdr_buf(xdr, ranges[i][0],
-						req->hdr_buf + req->hdr_len + len,
-						ranges[i][1] - ranges[i][0]);
-			len += ranges[i][1] - ranges[i][0];
-		}
-		atomic64_add(len, &req->rx->stats.pullup_copy_count);
-		return xrdma_map_sge(req, dev, req->hdr_buf, NULL, 0,
-				     req->hdr_len + len);
-	}
-
 	rc = xrdma_map_sge(req, dev, req->hdr_buf, NULL, 0, req->hdr_len);
-	for (i = 0; i < 2 && !rc; i++) {
-		unsigned int hlen = xdr->head[0].iov_len;
-		unsigned int plen = xdr->page_len;
-
-		pos = ranges[i][0];
-		end = ranges[i][1];
-		/* head */
-		if (pos < end && pos < hlen) {
-			unsigned int n = min(end, hlen) - pos;
-
-			rc = xrdma_map_sge(req, dev, xdr->head[0].iov_base + pos,
-					   NULL, 0, n);
-			pos += n;
-		}
-		/* pages */
-		while (!rc && pos < end && pos < hlen + plen) {
-			unsigned int pbase = xdr->page_base + pos - hlen;
-			unsigned int off = offset_in_page(pbase);
-			unsigned int n = min3(end, hlen + plen, pos +
-					      (unsigned int)PAGE_SIZE - off) - pos;
-
-			rc = xrdma_map_sge(req, dev, NULL,
-					   xdr->pages[pbase >> PAGE_SHIFT],
-					   off, n);
-			pos += n;
-		}
-		/* tail */
-		if (!rc && pos < end)
-			rc = xrdma_map_sge(req, dev, xdr->tail[0].iov_base +
-					   (pos - hlen - plen), NULL, 0,
-					   end - pos);
+	for (i = 0; i < 2 && !rc; i++)
+		rc = xrdma_gather_range(req, dev, xdr, ranges[i][0],
+					ranges[i][1]);
+	if (rc != -E2BIG) {
+		if (rc)
+			xrdma_send_unmap(req);
+		return rc;
 	}
-	if (rc)
-		xrdma_send_unmap(req);
-	return rc;
+
+	/* Too many pieces for this device: copy them after the header. */
+	xrdma_send_unmap(req);
+	len = 0;
+	for (i = 0; i < 2; i++) {
+		if (ranges[i][0] >= ranges[i][1])
+			continue;
+		read_bytes_from_xdr_buf(xdr, ranges[i][0],
+					req->hdr_buf + req->hdr_len + len,
+					ranges[i][1] - ranges[i][0]);
+		len += ranges[i][1] - ranges[i][0];
+	}
+	atomic64_add(len, &req->rx->stats.pullup_copy_count);
+	return xrdma_map_sge(req, dev, req->hdr_buf, NULL, 0,
+			     req->hdr_len + len);
 }
 
 static int xrdma_add_segs(struct rpcrdma_chunk_lists *cl, int kind,

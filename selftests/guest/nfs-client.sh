@@ -5,7 +5,9 @@
 # entries listed (Long Reply); a symlink with a several-KiB target (Long
 # Call); mountstats must show each chunk type in use.  Then concurrent fio
 # verify; with RESTART_SERVER=1 the server's NFS service restarts while a
-# write runs and the data must survive; finally umount, rmmod, clean dmesg.
+# write runs and the data must survive; with DEVICE_REMOVAL=1 the RDMA
+# device goes away under a mount and comes back; finally umount, rmmod,
+# clean dmesg.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65536 1048576 ${BIG_FILE:-8388608}"
@@ -22,9 +24,14 @@ long_target() {
 
 test_begin
 rxe_link eth0
-load_our_rpcrdma "$RPCRDMA_KO"
-[ -e /proc/sys/sunrpc/rdma_max_inline_read ] ||
-	fail "our module did not register its client tunables"
+if [ "${CLIENT_MODULE:-ours}" = stock ]; then
+	# Same workload through the kernel's own module, for comparison.
+	load_stock_rpcrdma
+else
+	load_our_rpcrdma "$RPCRDMA_KO"
+	[ -e /proc/sys/sunrpc/rdma_max_inline_read ] ||
+		fail "our module did not register its client tunables"
+fi
 wait_peer server-ready 120
 target=$(long_target)
 for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
@@ -71,6 +78,20 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	mount_xprt_line /mnt
 	umount /mnt
 done
+
+step "NFSv4.2 over IPv6 (netid rdma6)"
+mount -t nfs -o "vers=4.2,proto=rdma6,port=$NFS_PORT" "[2001:db8::1]:/" /mnt ||
+	fail "NFSv4.2 mount over rdma6 failed"
+mount_xprt_line /mnt | grep -q '^[[:space:]]*xprt:[[:space:]]*rdma ' ||
+	fail "the IPv6 mount does not use the rdma transport"
+grep -q 'proto=rdma6' /proc/mounts || fail "the IPv6 mount is not proto=rdma6"
+head -c 1000000 /dev/urandom >/tmp/v6.src
+cp /tmp/v6.src /mnt/v6 && umount /mnt
+mount -t nfs -o "vers=4.2,proto=rdma6,port=$NFS_PORT" "[2001:db8::1]:/" /mnt ||
+	fail "NFSv4.2 remount over rdma6 failed"
+cmp /tmp/v6.src /mnt/v6 || fail "data over rdma6 differs"
+rm -f /mnt/v6
+umount /mnt
 
 if [ -n "${FIO_SIZE:-16M}" ] && command -v fio >/dev/null; then
 	step "fio: 4 writers then 4 readers with verify, NFSv4.2"
@@ -121,6 +142,26 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	cmp -n $((n << 20)) /tmp/big.src /mnt/big ||
 		fail "data written across the server restart is wrong"
 	rm -f /mnt/big /tmp/big.src
+	umount /mnt
+fi
+
+if [ "${DEVICE_REMOVAL:-0}" = 1 ]; then
+	step "NFSv4.2: the RDMA device is removed under a mount, then re-added"
+	nfs_mount 4.2 192.0.2.1 /mnt
+	head -c 300000 /dev/urandom >/tmp/dev.src
+	cp /tmp/dev.src /mnt/dev.before && sync
+	# The transport must let go of the device: removal may not hang.
+	timeout 60 rdma link delete rxe_eth0 ||
+		fail "removing the RDMA device under a mount failed or hung"
+	rxe_link eth0
+	# The mount reconnects on the new device and carries on.
+	timeout 180 cp /tmp/dev.src /mnt/dev.after ||
+		fail "I/O after the device came back failed"
+	umount /mnt
+	nfs_mount 4.2 192.0.2.1 /mnt
+	cmp /tmp/dev.src /mnt/dev.before && cmp /tmp/dev.src /mnt/dev.after ||
+		fail "data differs across the device removal"
+	rm -f /mnt/dev.before /mnt/dev.after
 	umount /mnt
 fi
 

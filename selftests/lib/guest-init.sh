@@ -41,6 +41,10 @@ ip link set lo up
 if [ -n "$GUEST_IP" ]; then
 	modprobe -q virtio_net
 	ip addr add "$GUEST_IP" dev eth0
+	# The same host number in 2001:db8::/64 (documentation range), for
+	# the IPv6 (rdma6) tests.
+	v6host=${GUEST_IP%/*}
+	ip -6 addr add "2001:db8::${v6host##*.}/64" dev eth0 nodad 2>/dev/null
 	ip link set eth0 up
 fi
 

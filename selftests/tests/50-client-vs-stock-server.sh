@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Our client (Debian's kernel) against the stock server (Debian's kernel):
 # NFSv3, v4.0, v4.1 and v4.2, inline-threshold sizes, Long Call, Long Reply,
-# fio verify, the server's NFS service restarted during a write.
+# fio verify, the server's NFS service restarted during a write, the RDMA
+# device removed under a mount and re-added.
 . "$(dirname "$0")/../lib/common.sh"
 
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
-	--timeout 600 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 ${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
+	--timeout 600 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 \
+	--env DEVICE_REMOVAL=1 ${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
