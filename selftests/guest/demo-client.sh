@@ -9,7 +9,8 @@ rxe_link eth0
 load_transport_for_demo "[ -e /proc/sys/sunrpc/rdma_max_inline_read ]" \
 	"NFS client transport (xprtrdma)" "issue #4"
 wait_peer server-ready 180
-say "Mounting 192.0.2.1:/ with NFSv4.2 over RDMA (port $NFS_PORT), using the $USING rpcrdma:"
+if [ "$USING" = ours ]; then which="our"; else which="the kernel's own"; fi
+say "Mounting 192.0.2.1:/ with NFSv4.2 over RDMA (port $NFS_PORT), using $which rpcrdma:"
 nfs_mount 4.2 192.0.2.1 /mnt
 say "  $(mount_xprt_line /mnt | sed 's/^[[:space:]]*//')"
 head -c "$((MiB * 1048576))" /dev/urandom >/tmp/data
