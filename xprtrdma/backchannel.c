@@ -135,10 +135,7 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 {
 	struct rpc_xprt *xprt = &rx->xprt;
 	struct rpc_rqst *rqst = &req->rqst;
-	const struct ib_send_wr *bad;
 	struct xrdma_ep *ep = rx->ep;
-	struct xdr_buf hbuf;
-	struct xdr_stream xdr;
 	int rc;
 
 	if (!xprt_connected(xprt) || !ep)
@@ -149,16 +146,8 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 	rpcrdma_chunk_lists_init(&req->offered, req->chunks,
 				 ARRAY_SIZE(req->chunks), req->segs,
 				 ARRAY_SIZE(req->segs));
-	xdr_buf_init(&hbuf, req->hdr_buf, XRDMA_HDR_BUF_SIZE);
-	hbuf.head[0].iov_len = 0;
-	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
-	rc = rpcrdma_encode_fixed(&xdr, rqst->rq_xid, XRDMA_BC_MAX_REQS,
-				  RPCRDMA_MSG);
-	if (!rc)
-		rc = rpcrdma_encode_chunk_lists(&xdr, &req->offered);
-	if (rc)
+	if (xrdma_encode_header(req, XRDMA_BC_MAX_REQS, RPCRDMA_MSG))
 		return -EIO;
-	req->hdr_len = xdr_stream_pos(&xdr);
 	if (!rpcrdma_fits_inline(ep->inline_send, req->hdr_len,
 				 rqst->rq_snd_buf.len))
 		return -EIO;
@@ -168,14 +157,7 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 		return -EIO;
 
 	kref_get(&req->ref);
-	req->send_cqe.done = xrdma_send_done;
-	req->send_wr.next = NULL;
-	req->send_wr.wr_cqe = &req->send_cqe;
-	req->send_wr.sg_list = req->sge;
-	req->send_wr.num_sge = req->nr_sge;
-	req->send_wr.opcode = IB_WR_SEND;
-	req->send_wr.send_flags = IB_SEND_SIGNALED;
-	rc = ib_post_send(ep->qp, &req->send_wr, &bad);
+	rc = xrdma_post_send(req, ep->qp);
 	if (rc) {
 		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
 		xrdma_send_unmap(req);

@@ -162,10 +162,8 @@ struct xrdma_rep {
  * @cm_done: signalled by the CM handler during connection setup
  * @cm_status: outcome of the last CM step (0 or -errno)
  * @connected: set on ESTABLISHED, cleared on any loss
- * @removed: the device is being removed
  * @local_pdata: private data we sent
  * @peer_pdata: private data the server sent (or RFC defaults)
- * @remote_inv: the server may use Send With Invalidate on our rkeys
  * @inline_send: largest RDMA Send we may post
  * @inline_recv: largest reply the server may send inline
  * @max_requests: credits we ask for, and Receives we post
@@ -177,7 +175,6 @@ struct xrdma_rep {
  * @reps: the Receive buffers
  * @nr_reps: entries in @reps
  * @rep_size: size of one Receive buffer
- * @rep_buf: backing storage of all Receive buffers
  */
 struct xrdma_ep {
 	struct xrdma_xprt *rx;
@@ -191,11 +188,9 @@ struct xrdma_ep {
 	struct completion cm_done;
 	int cm_status;
 	bool connected;
-	bool removed;
 
 	struct rpcrdma_cm_pdata local_pdata;
 	struct rpcrdma_cm_pdata peer_pdata;
-	bool remote_inv;
 	unsigned int inline_send;
 	unsigned int inline_recv;
 	unsigned int max_requests;
@@ -209,7 +204,6 @@ struct xrdma_ep {
 	struct xrdma_rep *reps;
 	unsigned int nr_reps;
 	unsigned int rep_size;
-	void *rep_buf;
 };
 
 /**
@@ -363,6 +357,8 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 		     unsigned int split, unsigned int resume);
 void xrdma_send_unmap(struct xrdma_req *req);
 void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
+int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
+int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp);
 
 /* backchannel.c */
 void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,

@@ -50,8 +50,6 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 		status = -ENOTCONN;
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		ep->removed = true;
-		fallthrough;
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_DISCONNECTED:
 		if (READ_ONCE(ep->connected)) {
@@ -329,7 +327,6 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 						   ep->peer_pdata.recv_size);
 	ep->inline_recv = rpcrdma_inline_threshold(ep->peer_pdata.send_size,
 						   ep->local_pdata.recv_size);
-	ep->remote_inv = ep->peer_pdata.remote_inv;
 	return 0;
 }
 

@@ -177,6 +177,55 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 			     req->hdr_len + len);
 }
 
+/**
+ * xrdma_encode_header - encode a request's transport header
+ * @req: request with rq_xid set and @req->offered built
+ * @credits: credits to ask for
+ * @proc: RPCRDMA_MSG or RPCRDMA_NOMSG
+ *
+ * Return: 0, with @req->hdr_len set, or -EMSGSIZE.
+ */
+int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc)
+{
+	struct xdr_stream xdr;
+	struct xdr_buf hbuf;
+	int rc;
+
+	xdr_buf_init(&hbuf, req->hdr_buf, XRDMA_HDR_BUF_SIZE);
+	hbuf.head[0].iov_len = 0;
+	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
+	rc = rpcrdma_encode_fixed(&xdr, req->rqst.rq_xid, credits, proc);
+	if (!rc)
+		rc = rpcrdma_encode_chunk_lists(&xdr, &req->offered);
+	if (!rc)
+		req->hdr_len = xdr_stream_pos(&xdr);
+	return rc;
+}
+
+/**
+ * xrdma_post_send - post a request's FastRegs (if any) and its Send
+ * @req: request whose SGEs and MRs are ready
+ * @qp: the queue pair to post on
+ *
+ * The Send is signaled; its completion (xrdma_send_done()) drops the
+ * reference the caller took for it.
+ *
+ * Return: 0 or the verbs error.
+ */
+int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp)
+{
+	const struct ib_send_wr *bad;
+
+	req->send_cqe.done = xrdma_send_done;
+	req->send_wr.next = NULL;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sge;
+	req->send_wr.num_sge = req->nr_sge;
+	req->send_wr.opcode = IB_WR_SEND;
+	req->send_wr.send_flags = IB_SEND_SIGNALED;
+	return ib_post_send(qp, xrdma_mrs_reg_chain(req, &req->send_wr), &bad);
+}
+
 static int xrdma_add_segs(struct rpcrdma_chunk_lists *cl, int kind,
 			  u32 position, const struct rpcrdma_segment *segs,
 			  int n)
@@ -230,8 +279,6 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 	unsigned int split = snd->len, resume = snd->len;
 	u32 proc = RPCRDMA_MSG;
 	char call = 'i', reply = 'i';
-	struct xdr_buf hbuf;
-	struct xdr_stream xdr;
 	size_t hdr;
 	int rc;
 
@@ -311,16 +358,9 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 	if (rc)
 		goto out_release;
 
-	/* Transport header */
-	xdr_buf_init(&hbuf, req->hdr_buf, XRDMA_HDR_BUF_SIZE);
-	hbuf.head[0].iov_len = 0;
-	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
-	rc = rpcrdma_encode_fixed(&xdr, rqst->rq_xid, ep->max_requests, proc);
-	if (!rc)
-		rc = rpcrdma_encode_chunk_lists(&xdr, &req->offered);
+	rc = xrdma_encode_header(req, ep->max_requests, proc);
 	if (rc)
 		goto out_release;
-	req->hdr_len = xdr_stream_pos(&xdr);
 
 	rc = xrdma_build_send(req, snd, split, resume);
 	if (rc)

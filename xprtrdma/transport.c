@@ -189,8 +189,6 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	struct rpc_xprt *xprt = rqst->rq_xprt;
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 	struct xrdma_req *req = xrdma_req(rqst);
-	const struct ib_send_wr *bad;
-	struct ib_send_wr *first;
 	int rc;
 
 	/* Backchannel replies have no buffer from buf_alloc. */
@@ -221,17 +219,8 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	atomic_set(&req->done, 2);
 	kref_get(&req->ref);
 
-	req->send_cqe.done = xrdma_send_done;
-	req->send_wr.next = NULL;
-	req->send_wr.wr_cqe = &req->send_cqe;
-	req->send_wr.sg_list = req->sge;
-	req->send_wr.num_sge = req->nr_sge;
-	req->send_wr.opcode = IB_WR_SEND;
-	req->send_wr.send_flags = IB_SEND_SIGNALED;
-	first = xrdma_mrs_reg_chain(req, &req->send_wr);
-
 	rqst->rq_xtime = ktime_get();
-	rc = ib_post_send(rx->ep->qp, first, &bad);
+	rc = xrdma_post_send(req, rx->ep->qp);
 	if (rc) {
 		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
 		xrdma_send_unmap(req);
