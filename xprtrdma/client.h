@@ -340,6 +340,7 @@ int xrdma_ep_connect(struct xrdma_xprt *rx);
 void xrdma_ep_close(struct xrdma_xprt *rx);
 
 /* frwr.c */
+struct page *xrdma_kaddr_page(const void *p);
 int xrdma_mr_pool_init(struct xrdma_ep *ep);
 void xrdma_mr_pool_destroy(struct xrdma_ep *ep);
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,

@@ -143,7 +143,13 @@ void xrdma_mr_pool_destroy(struct xrdma_ep *ep)
 	INIT_LIST_HEAD(&ep->mr_free);
 }
 
-static struct page *xrdma_kaddr_page(const void *p)
+/**
+ * xrdma_kaddr_page - the page behind a kernel address
+ * @p: address in the direct map or in vmalloc space
+ *
+ * Return: the page that holds @p.
+ */
+struct page *xrdma_kaddr_page(const void *p)
 {
 	if (is_vmalloc_addr(p))
 		return vmalloc_to_page(p);
@@ -154,8 +160,8 @@ static struct page *xrdma_kaddr_page(const void *p)
 static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
 				    unsigned int len, unsigned int depth)
 {
-	unsigned int off = offset_in_page(kaddr ? kaddr + base :
-					  (void *)(unsigned long)base);
+	unsigned int off = kaddr ? offset_in_page(kaddr + base) :
+				   offset_in_page(base);
 
 	return min_t(unsigned int, depth, DIV_ROUND_UP(off + len, PAGE_SIZE));
 }

@@ -64,8 +64,7 @@ static int xrdma_map_sge(struct xrdma_req *req, struct ib_device *dev,
 	if (req->nr_sge >= req->rx->ep->max_send_sge)
 		return -E2BIG;
 	if (kaddr) {
-		page = is_vmalloc_addr(kaddr) ? vmalloc_to_page(kaddr) :
-						virt_to_page(kaddr);
+		page = xrdma_kaddr_page(kaddr);
 		off = offset_in_page(kaddr);
 	}
 	addr = ib_dma_map_page(dev, page, off, len, DMA_TO_DEVICE);
