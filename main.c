@@ -11,14 +11,24 @@
 
 #include "rpcrdma/version.h"
 #include "xprtrdma/client.h"
+#include "svcrdma/server.h"
 
 static int __init rpcrdma_init(void)
 {
-	return xrdma_register();
+	int rc;
+
+	rc = xrdma_register();
+	if (rc)
+		return rc;
+	rc = srdma_register();
+	if (rc)
+		xrdma_unregister();
+	return rc;
 }
 
 static void __exit rpcrdma_exit(void)
 {
+	srdma_unregister();
 	xrdma_unregister();
 }
 

@@ -160,7 +160,7 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 	rc = xrdma_post_send(req, ep->qp);
 	if (rc) {
 		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
-		xrdma_send_unmap(req);
+		rpcrdma_send_sges_unmap(&req->sges);
 		xrdma_req_put(req);
 		xprt_force_disconnect(xprt);
 		return -ENOTCONN;

@@ -28,13 +28,13 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include <rpcrdma/send.h>
 #include <rpcrdma/wire.h>
 
 /* Limits of one RPC */
 #define XRDMA_MAX_DATA_PAGES	256	/* largest payload: 1 MiB */
 #define XRDMA_MAX_MRS		8	/* MRs (segments) per RPC */
 #define XRDMA_MAX_CHUNKS	4	/* chunks per RPC */
-#define XRDMA_MAX_SEND_SGES	8	/* SGEs of one Send */
 #define XRDMA_HDR_BUF_SIZE	1024	/* transport header buffer */
 #define XRDMA_BC_MAX_REQS	16	/* backchannel slots we offer */
 
@@ -220,10 +220,7 @@ struct xrdma_ep {
  * @hdr_len: bytes of transport header encoded in @hdr_buf
  * @send_wr: the Send work request
  * @send_cqe: completion of @send_wr
- * @sge: SGEs of @send_wr
- * @sge_mapped: DMA lengths mapped for each SGE (0 if not mapped)
- * @nr_sge: SGEs in use
- * @sge_device: device the SGEs are mapped for
+ * @sges: SGEs of @send_wr and their DMA mappings
  * @offered: the chunk lists sent with the call
  * @chunks: storage for @offered
  * @segs: storage for @offered
@@ -252,10 +249,7 @@ struct xrdma_req {
 
 	struct ib_send_wr send_wr;
 	struct ib_cqe send_cqe;
-	struct ib_sge sge[XRDMA_MAX_SEND_SGES];
-	unsigned int sge_mapped[XRDMA_MAX_SEND_SGES];
-	unsigned int nr_sge;
-	struct ib_device *sge_device;
+	struct rpcrdma_send_sges sges;
 
 	struct rpcrdma_chunk_lists offered;
 	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS];
@@ -340,7 +334,6 @@ int xrdma_ep_connect(struct xrdma_xprt *rx);
 void xrdma_ep_close(struct xrdma_xprt *rx);
 
 /* frwr.c */
-struct page *xrdma_kaddr_page(const void *p);
 int xrdma_mr_pool_init(struct xrdma_ep *ep);
 void xrdma_mr_pool_destroy(struct xrdma_ep *ep);
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
@@ -356,7 +349,6 @@ struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,
 int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req);
 int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 		     unsigned int split, unsigned int resume);
-void xrdma_send_unmap(struct xrdma_req *req);
 void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
 int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp);

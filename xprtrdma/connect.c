@@ -205,7 +205,7 @@ static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 	}
 	ep->mr_depth = min_t(unsigned int, XRDMA_MAX_DATA_PAGES,
 			     attrs->max_fast_reg_page_list_len);
-	ep->max_send_sge = min_t(unsigned int, XRDMA_MAX_SEND_SGES,
+	ep->max_send_sge = min_t(unsigned int, RPCRDMA_MAX_SEND_SGES,
 				 attrs->max_send_sge);
 	if (ep->max_send_sge < 1)
 		return -EOPNOTSUPP;

@@ -11,7 +11,6 @@
  */
 #include <linux/highmem.h>
 #include <linux/sched/mm.h>
-#include <linux/vmalloc.h>
 
 #include "client.h"
 #include "trace.h"
@@ -143,19 +142,6 @@ void xrdma_mr_pool_destroy(struct xrdma_ep *ep)
 	INIT_LIST_HEAD(&ep->mr_free);
 }
 
-/**
- * xrdma_kaddr_page - the page behind a kernel address
- * @p: address in the direct map or in vmalloc space
- *
- * Return: the page that holds @p.
- */
-struct page *xrdma_kaddr_page(const void *p)
-{
-	if (is_vmalloc_addr(p))
-		return vmalloc_to_page(p);
-	return virt_to_page(p);
-}
-
 /* Number of pages (at most @depth) the next MR of a run covers. */
 static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
 				    unsigned int len, unsigned int depth)
@@ -213,7 +199,7 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 				page = *pp;
 				off = offset_in_page(base);
 			} else {
-				page = xrdma_kaddr_page(kaddr + base);
+				page = rpcrdma_kaddr_page(kaddr + base);
 				off = offset_in_page(kaddr + base);
 			}
 			chunk = min_t(unsigned int, len, PAGE_SIZE - off);

@@ -54,77 +54,6 @@ static unsigned int xrdma_count_segs(const struct xrdma_ep *ep,
 	return n;
 }
 
-static int xrdma_map_sge(struct xrdma_req *req, struct ib_device *dev,
-			 void *kaddr, struct page *page, unsigned int off,
-			 unsigned int len)
-{
-	struct ib_sge *sge;
-	u64 addr;
-
-	if (req->nr_sge >= req->rx->ep->max_send_sge)
-		return -E2BIG;
-	if (kaddr) {
-		page = xrdma_kaddr_page(kaddr);
-		off = offset_in_page(kaddr);
-	}
-	addr = ib_dma_map_page(dev, page, off, len, DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(dev, addr))
-		return -EIO;
-	sge = &req->sge[req->nr_sge];
-	sge->addr = addr;
-	sge->length = len;
-	sge->lkey = req->rx->ep->pd->local_dma_lkey;
-	req->sge_mapped[req->nr_sge++] = len;
-	return 0;
-}
-
-/**
- * xrdma_send_unmap - undo the DMA mappings of a request's Send
- * @req: request whose Send completed or was never posted
- */
-void xrdma_send_unmap(struct xrdma_req *req)
-{
-	unsigned int i;
-
-	for (i = 0; i < req->nr_sge; i++)
-		if (req->sge_mapped[i])
-			ib_dma_unmap_page(req->sge_device, req->sge[i].addr,
-					  req->sge_mapped[i], DMA_TO_DEVICE);
-	req->nr_sge = 0;
-}
-
-/* Map bytes [pos, end) of @xdr as SGEs where they are. */
-static int xrdma_gather_range(struct xrdma_req *req, struct ib_device *dev,
-			      struct xdr_buf *xdr, unsigned int pos,
-			      unsigned int end)
-{
-	unsigned int hlen = xdr->head[0].iov_len, plen = xdr->page_len;
-	int rc = 0;
-
-	if (pos < end && pos < hlen) {
-		unsigned int n = min(end, hlen) - pos;
-
-		rc = xrdma_map_sge(req, dev, xdr->head[0].iov_base + pos, NULL,
-				   0, n);
-		pos += n;
-	}
-	while (!rc && pos < end && pos < hlen + plen) {
-		unsigned int pbase = xdr->page_base + pos - hlen;
-		unsigned int off = offset_in_page(pbase);
-		unsigned int n = min3(end, hlen + plen,
-				      pos + (unsigned int)PAGE_SIZE - off) - pos;
-
-		rc = xrdma_map_sge(req, dev, NULL,
-				   xdr->pages[pbase >> PAGE_SHIFT], off, n);
-		pos += n;
-	}
-	if (!rc && pos < end)
-		rc = xrdma_map_sge(req, dev,
-				   xdr->tail[0].iov_base + (pos - hlen - plen),
-				   NULL, 0, end - pos);
-	return rc;
-}
-
 /**
  * xrdma_build_send - build the SGEs of a Send: header plus inline payload
  * @req: request with its transport header encoded in @req->hdr_buf
@@ -132,48 +61,25 @@ static int xrdma_gather_range(struct xrdma_req *req, struct ib_device *dev,
  * @split: end of the first inline part of @xdr
  * @resume: start of the second inline part (which ends at @xdr->len)
  *
- * The bytes of @xdr in [0, @split) and [@resume, len) follow the header.
- * They are gathered where they are; if the device cannot take that many
- * SGEs, they are copied after the header ("pull-up").  The caller has
- * checked that header and payload fit the inline threshold, which is
- * never more than the size of @req->hdr_buf.
+ * See rpcrdma_send_sges_build(); this adds the pull-up to the
+ * transport's statistics.
  *
  * Return: 0 or -EIO.
  */
 int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 		     unsigned int split, unsigned int resume)
 {
-	unsigned int ranges[2][2] = { { 0, split }, { resume, xdr->len } };
-	struct ib_device *dev = req->rx->ep->device;
-	unsigned int len, i;
+	struct xrdma_ep *ep = req->rx->ep;
 	int rc;
 
-	req->nr_sge = 0;
-	req->sge_device = dev;
-	rc = xrdma_map_sge(req, dev, req->hdr_buf, NULL, 0, req->hdr_len);
-	for (i = 0; i < 2 && !rc; i++)
-		rc = xrdma_gather_range(req, dev, xdr, ranges[i][0],
-					ranges[i][1]);
-	if (rc != -E2BIG) {
-		if (rc)
-			xrdma_send_unmap(req);
-		return rc;
-	}
-
-	/* Too many pieces for this device: copy them after the header. */
-	xrdma_send_unmap(req);
-	len = 0;
-	for (i = 0; i < 2; i++) {
-		if (ranges[i][0] >= ranges[i][1])
-			continue;
-		read_bytes_from_xdr_buf(xdr, ranges[i][0],
-					req->hdr_buf + req->hdr_len + len,
-					ranges[i][1] - ranges[i][0]);
-		len += ranges[i][1] - ranges[i][0];
-	}
-	atomic64_add(len, &req->rx->stats.pullup_copy_count);
-	return xrdma_map_sge(req, dev, req->hdr_buf, NULL, 0,
-			     req->hdr_len + len);
+	rpcrdma_send_sges_init(&req->sges, ep->device,
+			       ep->pd->local_dma_lkey, ep->max_send_sge);
+	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_len,
+				     xdr, split, resume);
+	if (!rc)
+		atomic64_add(req->sges.pulled_up,
+			     &req->rx->stats.pullup_copy_count);
+	return rc;
 }
 
 /**
@@ -218,8 +124,8 @@ int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp)
 	req->send_cqe.done = xrdma_send_done;
 	req->send_wr.next = NULL;
 	req->send_wr.wr_cqe = &req->send_cqe;
-	req->send_wr.sg_list = req->sge;
-	req->send_wr.num_sge = req->nr_sge;
+	req->send_wr.sg_list = req->sges.sge;
+	req->send_wr.num_sge = req->sges.nr;
 	req->send_wr.opcode = IB_WR_SEND;
 	req->send_wr.send_flags = IB_SEND_SIGNALED;
 	return ib_post_send(qp, xrdma_mrs_reg_chain(req, &req->send_wr), &bad);

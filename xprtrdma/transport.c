@@ -176,7 +176,7 @@ void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			xprt_force_disconnect(xprt);
 	}
-	xrdma_send_unmap(req);
+	rpcrdma_send_sges_unmap(&req->sges);
 	if (!req->is_bc)
 		xrdma_req_done(req);
 	xrdma_req_put(req);
@@ -223,7 +223,7 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	rc = xrdma_post_send(req, rx->ep->qp);
 	if (rc) {
 		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
-		xrdma_send_unmap(req);
+		rpcrdma_send_sges_unmap(&req->sges);
 		xrdma_req_put(req);
 		goto drop_connection;
 	}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scatter list of an RDMA Send: a transport header followed by the
+ * inline part of an RPC message, gathered from where the message already
+ * is (head, pages, tail).  When the device takes fewer SGEs than that
+ * needs, the message is copied after the header instead ("pull-up").
+ */
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+
+#include "rpcrdma/send.h"
+
+/**
+ * rpcrdma_kaddr_page - the page behind a kernel address
+ * @p: address in the direct map or in vmalloc space
+ *
+ * Return: the page that holds @p.
+ */
+struct page *rpcrdma_kaddr_page(const void *p)
+{
+	if (is_vmalloc_addr(p))
+		return vmalloc_to_page(p);
+	return virt_to_page(p);
+}
+
+/**
+ * rpcrdma_send_sges_init - prepare an empty SGE list
+ * @ss: list to prepare
+ * @device: device the Send is posted on
+ * @lkey: local DMA key of the protection domain
+ * @max: SGEs the queue pair was created with
+ */
+void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
+			    struct ib_device *device, u32 lkey,
+			    unsigned int max)
+{
+	ss->device = device;
+	ss->lkey = lkey;
+	ss->max = min_t(unsigned int, max, RPCRDMA_MAX_SEND_SGES);
+	ss->nr = 0;
+	ss->pulled_up = 0;
+}
+
+static int rpcrdma_send_sges_map(struct rpcrdma_send_sges *ss,
+				 const void *kaddr, struct page *page,
+				 unsigned int off, unsigned int len)
+{
+	struct ib_sge *sge;
+	u64 addr;
+
+	if (ss->nr >= ss->max)
+		return -E2BIG;
+	if (kaddr) {
+		page = rpcrdma_kaddr_page(kaddr);
+		off = offset_in_page(kaddr);
+	}
+	addr = ib_dma_map_page(ss->device, page, off, len, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ss->device, addr))
+		return -EIO;
+	sge = &ss->sge[ss->nr];
+	sge->addr = addr;
+	sge->length = len;
+	sge->lkey = ss->lkey;
+	ss->mapped[ss->nr++] = len;
+	return 0;
+}
+
+/**
+ * rpcrdma_send_sges_unmap - undo the DMA mappings of a Send's SGEs
+ * @ss: SGEs of a Send that completed or was never posted
+ */
+void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
+{
+	unsigned int i;
+
+	for (i = 0; i < ss->nr; i++)
+		ib_dma_unmap_page(ss->device, ss->sge[i].addr, ss->mapped[i],
+				  DMA_TO_DEVICE);
+	ss->nr = 0;
+}
+
+/* Map bytes [pos, end) of @xdr as SGEs where they are. */
+static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
+				    const struct xdr_buf *xdr,
+				    unsigned int pos, unsigned int end)
+{
+	unsigned int hlen = xdr->head[0].iov_len, plen = xdr->page_len;
+	int rc = 0;
+
+	if (pos < end && pos < hlen) {
+		unsigned int n = min(end, hlen) - pos;
+
+		rc = rpcrdma_send_sges_map(ss, xdr->head[0].iov_base + pos,
+					   NULL, 0, n);
+		pos += n;
+	}
+	while (!rc && pos < end && pos < hlen + plen) {
+		unsigned int pbase = xdr->page_base + pos - hlen;
+		unsigned int off = offset_in_page(pbase);
+		unsigned int n = min3(end, hlen + plen,
+				      pos + (unsigned int)PAGE_SIZE - off) - pos;
+
+		rc = rpcrdma_send_sges_map(ss, NULL,
+					   xdr->pages[pbase >> PAGE_SHIFT],
+					   off, n);
+		pos += n;
+	}
+	if (!rc && pos < end)
+		rc = rpcrdma_send_sges_map(ss, xdr->tail[0].iov_base +
+					   (pos - hlen - plen), NULL, 0,
+					   end - pos);
+	return rc;
+}
+
+/**
+ * rpcrdma_send_sges_build - SGEs for a header plus the inline message
+ * @ss: list prepared with rpcrdma_send_sges_init()
+ * @hdr_buf: the encoded transport header; its buffer must have room for
+ *	the inline message after the header (for the pull-up)
+ * @hdr_len: bytes of transport header in @hdr_buf
+ * @xdr: the RPC message
+ * @split: end of the first inline part of @xdr
+ * @resume: start of the second inline part (which ends at @xdr->len)
+ *
+ * The bytes of @xdr in [0, @split) and [@resume, len) follow the header;
+ * the range between them (a DDP payload moved by RDMA) is left out.  The
+ * caller has checked that header and inline message fit the inline
+ * threshold, which is never more than the size of @hdr_buf.
+ *
+ * Return: 0 or -EIO; on error nothing is left mapped.
+ */
+int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
+			    unsigned int hdr_len, const struct xdr_buf *xdr,
+			    unsigned int split, unsigned int resume)
+{
+	unsigned int ranges[2][2] = { { 0, split }, { resume, xdr->len } };
+	unsigned int len, i;
+	int rc;
+
+	ss->nr = 0;
+	ss->pulled_up = 0;
+	rc = rpcrdma_send_sges_map(ss, hdr_buf, NULL, 0, hdr_len);
+	for (i = 0; i < 2 && !rc; i++)
+		rc = rpcrdma_send_sges_gather(ss, xdr, ranges[i][0],
+					      ranges[i][1]);
+	if (rc != -E2BIG) {
+		if (rc)
+			rpcrdma_send_sges_unmap(ss);
+		return rc;
+	}
+
+	/* Too many pieces for this device: copy them after the header. */
+	rpcrdma_send_sges_unmap(ss);
+	len = 0;
+	for (i = 0; i < 2; i++) {
+		if (ranges[i][0] >= ranges[i][1])
+			continue;
+		read_bytes_from_xdr_buf(xdr, ranges[i][0],
+					hdr_buf + hdr_len + len,
+					ranges[i][1] - ranges[i][0]);
+		len += ranges[i][1] - ranges[i][0];
+	}
+	ss->pulled_up = len;
+	rc = rpcrdma_send_sges_map(ss, hdr_buf, NULL, 0, hdr_len + len);
+	if (rc)
+		rpcrdma_send_sges_unmap(ss);
+	return rc;
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Server connections: the RDMA-CM listener, connection requests, the
+ * accept that sizes and creates a connection's RDMA resources and
+ * answers with RFC 8797 private data, and the teardown.
+ *
+ * A connection request arrives in the CM handler of the listener, which
+ * queues a new struct srdma_xprt on the listener and wakes an nfsd
+ * thread; that thread calls srdma_accept(), which does the work that may
+ * sleep.  Until the sunrpc layer takes the new transport, XPT_BUSY (set
+ * by svc_xprt_init()) keeps it from being scheduled.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sunrpc/addr.h>
+#include <rdma/ib_cm.h>
+
+#include "server.h"
+#include "trace.h"
+
+static int srdma_cm_conn_handler(struct rdma_cm_id *id,
+				 struct rdma_cm_event *event);
+
+static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
+					   struct net *net,
+					   struct svc_xprt_class *class)
+{
+	struct srdma_xprt *sx = kzalloc(sizeof(*sx), GFP_KERNEL);
+
+	if (!sx)
+		return NULL;
+	svc_xprt_init(net, class, &sx->xprt, serv);
+	spin_lock_init(&sx->accept_lock);
+	INIT_LIST_HEAD(&sx->accept_q);
+	INIT_LIST_HEAD(&sx->accept_node);
+	init_waitqueue_head(&sx->sq_wait);
+	spin_lock_init(&sx->rx_lock);
+	INIT_LIST_HEAD(&sx->rx_ready);
+	INIT_LIST_HEAD(&sx->recv_free);
+	spin_lock_init(&sx->send_lock);
+	INIT_LIST_HEAD(&sx->send_free);
+	INIT_LIST_HEAD(&sx->rw_orphans);
+	/* RPC-over-RDMA has credit-based flow control (NFSv4 needs it). */
+	set_bit(XPT_CONG_CTRL, &sx->xprt.xpt_flags);
+	return sx;
+}
+
+/*
+ * Free a transport the sunrpc layer never took (no svc_xprt_put(): that
+ * would also drop a module reference this transport does not hold).
+ */
+static void srdma_xprt_discard(struct srdma_xprt *sx)
+{
+	put_net_track(sx->xprt.xpt_net, &sx->xprt.ns_tracker);
+	kfree(sx);
+}
+
+/* A connection request: queue a new transport for srdma_accept(). */
+static int srdma_conn_request(struct srdma_xprt *listener,
+			      struct rdma_cm_id *id,
+			      struct rdma_cm_event *event)
+{
+	const struct rdma_conn_param *param = &event->param.conn;
+	struct srdma_xprt *sx;
+
+	sx = srdma_xprt_alloc(listener->xprt.xpt_server,
+			      listener->xprt.xpt_net,
+			      listener->xprt.xpt_class);
+	if (!sx)
+		return -ENOMEM;
+	sx->cm_id = id;
+	id->context = sx;
+	id->event_handler = srdma_cm_conn_handler;
+	sx->cm_state = event->event;
+
+	if (!rpcrdma_cm_pdata_decode(param->private_data,
+				     param->private_data_len,
+				     &sx->peer_pdata))
+		rpcrdma_cm_pdata_default(&sx->peer_pdata);
+	/* The client's responder resources bound our outstanding Reads. */
+	sx->ord = min_t(unsigned int, READ_ONCE(srdma_ord),
+			max_t(unsigned int, param->responder_resources, 1));
+
+	svc_xprt_set_remote(&sx->xprt,
+			    (struct sockaddr *)&id->route.addr.dst_addr,
+			    svc_addr_len((struct sockaddr *)
+					 &id->route.addr.dst_addr));
+	svc_xprt_set_local(&sx->xprt,
+			   (struct sockaddr *)&id->route.addr.src_addr,
+			   svc_addr_len((struct sockaddr *)
+					&id->route.addr.src_addr));
+	trace_srdma_conn_request(sx);
+
+	spin_lock(&listener->accept_lock);
+	list_add_tail(&sx->accept_node, &listener->accept_q);
+	spin_unlock(&listener->accept_lock);
+	set_bit(XPT_CONN, &listener->xprt.xpt_flags);
+	svc_xprt_enqueue(&listener->xprt);
+	return 0;
+}
+
+static int srdma_cm_listen_handler(struct rdma_cm_id *id,
+				   struct rdma_cm_event *event)
+{
+	struct srdma_xprt *listener = id->context;
+
+	switch (event->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		/* A non-zero return makes the CM destroy the new id. */
+		return srdma_conn_request(listener, id, event);
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		trace_srdma_listener_event(listener, event->event);
+		svc_xprt_deferred_close(&listener->xprt);
+		return 0;
+	default:
+		trace_srdma_listener_event(listener, event->event);
+		return 0;
+	}
+}
+
+/* Events on an accepted (or about to be accepted) connection. */
+static int srdma_cm_conn_handler(struct rdma_cm_id *id,
+				 struct rdma_cm_event *event)
+{
+	struct srdma_xprt *sx = id->context;
+
+	sx->cm_state = event->event;
+	trace_srdma_cm_event(sx, event->event, event->status);
+	switch (event->event) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		/* XPT_BUSY holds this back until the transport is set up. */
+		srdma_close(sx, "disconnected");
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/**
+ * srdma_create_listener - the svc_xprt_ops::xpo_create method
+ * @serv: the RPC service (nfsd)
+ * @net: network namespace
+ * @sa: address and port to listen on
+ * @salen: length of @sa
+ * @flags: SVC_SOCK_* flags (unused)
+ *
+ * An IPv6 listener is bound to IPv6 only, so that IPv4 and IPv6
+ * listeners on the same port can coexist.
+ *
+ * Return: the listener, or an ERR_PTR().
+ */
+struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
+				       struct sockaddr *sa, int salen,
+				       int flags)
+{
+	struct srdma_xprt *listener;
+	struct rdma_cm_id *id;
+	int rc;
+
+	if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
+		return ERR_PTR(-EAFNOSUPPORT);
+	listener = srdma_xprt_alloc(serv, net, &srdma_class);
+	if (!listener)
+		return ERR_PTR(-ENOMEM);
+	set_bit(XPT_LISTENER, &listener->xprt.xpt_flags);
+
+	id = rdma_create_id(net, srdma_cm_listen_handler, listener,
+			    RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id)) {
+		rc = PTR_ERR(id);
+		goto out_free;
+	}
+	listener->cm_id = id;
+	if (sa->sa_family == AF_INET6) {
+		rc = rdma_set_afonly(id, 1);
+		if (rc)
+			goto out_id;
+	}
+	rc = rdma_bind_addr(id, sa);
+	if (rc)
+		goto out_id;
+	rc = rdma_listen(id, SRDMA_LISTEN_BACKLOG);
+	if (rc)
+		goto out_id;
+
+	svc_xprt_set_local(&listener->xprt,
+			   (struct sockaddr *)&id->route.addr.src_addr,
+			   svc_addr_len((struct sockaddr *)
+					&id->route.addr.src_addr));
+	trace_srdma_listen(listener, 0);
+	return &listener->xprt;
+
+out_id:
+	rdma_destroy_id(id);
+out_free:
+	trace_srdma_listen(listener, rc);
+	srdma_xprt_discard(listener);
+	return ERR_PTR(rc);
+}
+
+static void srdma_qp_event(struct ib_event *event, void *context)
+{
+	struct srdma_xprt *sx = context;
+
+	trace_srdma_qp_event(sx, event->event);
+	switch (event->event) {
+	case IB_EVENT_COMM_EST:
+	case IB_EVENT_SQ_DRAINED:
+	case IB_EVENT_QP_LAST_WQE_REACHED:
+		break;
+	default:
+		srdma_close(sx, "QP error");
+	}
+}
+
+/* Size the connection from the tunables, the client and the device. */
+static void srdma_size(struct srdma_xprt *sx)
+{
+	const struct ib_device_attr *attrs = &sx->device->attrs;
+	unsigned int payload_pages, wrs_per_chunk;
+
+	sx->recv_size = READ_ONCE(srdma_max_req_size);
+	sx->max_requests = READ_ONCE(srdma_max_requests);
+	/* Room for every credit plus the backchannel in each queue. */
+	sx->max_requests = min_t(unsigned int, sx->max_requests,
+				 attrs->max_qp_wr / 4 - SRDMA_BC_REQUESTS);
+	sx->max_send_sge = min_t(unsigned int, attrs->max_send_sge, 32);
+	sx->ord = min_t(unsigned int, sx->ord, attrs->max_qp_init_rd_atom);
+	if (!sx->ord)
+		sx->ord = 1;
+
+	/* A reply may write a payload chunk and a Reply chunk. */
+	payload_pages = DIV_ROUND_UP(sx->xprt.xpt_server->sv_max_mesg,
+				     PAGE_SIZE) + 1;
+	wrs_per_chunk = DIV_ROUND_UP(payload_pages, sx->max_send_sge) + 1;
+	sx->sq_depth = (sx->max_requests + SRDMA_BC_REQUESTS) *
+		       (1 + 2 * wrs_per_chunk);
+	sx->sq_depth = min_t(unsigned int, sx->sq_depth, attrs->max_qp_wr);
+	atomic_set(&sx->sq_avail, sx->sq_depth);
+
+	sx->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
+	sx->local_pdata.remote_inv =
+		!!(attrs->device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS);
+	sx->local_pdata.send_size = sx->recv_size;
+	sx->local_pdata.recv_size = sx->recv_size;
+	sx->inline_send = rpcrdma_inline_threshold(sx->local_pdata.send_size,
+						   sx->peer_pdata.recv_size);
+	sx->remote_inv = sx->peer_pdata.remote_inv &&
+			 sx->local_pdata.remote_inv;
+}
+
+static int srdma_create_qp(struct srdma_xprt *sx)
+{
+	unsigned int rq_depth = sx->max_requests + SRDMA_BC_REQUESTS;
+	struct ib_qp_init_attr attr = {};
+	int rc;
+
+	sx->pd = ib_alloc_pd(sx->device, 0);
+	if (IS_ERR(sx->pd))
+		return PTR_ERR(sx->pd);
+	sx->sq_cq = ib_alloc_cq_any(sx->device, sx, sx->sq_depth,
+				    IB_POLL_WORKQUEUE);
+	if (IS_ERR(sx->sq_cq))
+		return PTR_ERR(sx->sq_cq);
+	sx->rq_cq = ib_alloc_cq_any(sx->device, sx, rq_depth,
+				    IB_POLL_WORKQUEUE);
+	if (IS_ERR(sx->rq_cq))
+		return PTR_ERR(sx->rq_cq);
+
+	attr.event_handler = srdma_qp_event;
+	attr.qp_context = sx;
+	attr.send_cq = sx->sq_cq;
+	attr.recv_cq = sx->rq_cq;
+	attr.cap.max_send_wr = sx->sq_depth;
+	attr.cap.max_recv_wr = rq_depth;
+	attr.cap.max_send_sge = sx->max_send_sge;
+	attr.cap.max_recv_sge = 1;
+	attr.cap.max_rdma_ctxs = sx->max_requests + SRDMA_BC_REQUESTS;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	attr.port_num = sx->port_num;
+	rc = rdma_create_qp(sx->cm_id, sx->pd, &attr);
+	if (rc)
+		return rc;
+	sx->qp = sx->cm_id->qp;
+	return srdma_recv_post_initial(sx, rq_depth);
+}
+
+/* Release what srdma_create_qp() made; the QP must be drained. */
+static void srdma_destroy_resources(struct srdma_xprt *sx)
+{
+	if (sx->qp) {
+		spin_lock(&sx->rx_lock);
+		sx->rq_closed = true;
+		spin_unlock(&sx->rx_lock);
+		ib_drain_qp(sx->qp);
+		srdma_rw_destroy_list(sx, &sx->rw_orphans);
+		rdma_destroy_qp(sx->cm_id);
+		sx->qp = NULL;
+	}
+	srdma_recv_destroy_all(sx);
+	srdma_send_destroy_all(sx);
+	if (!IS_ERR_OR_NULL(sx->rq_cq))
+		ib_free_cq(sx->rq_cq);
+	if (!IS_ERR_OR_NULL(sx->sq_cq))
+		ib_free_cq(sx->sq_cq);
+	if (!IS_ERR_OR_NULL(sx->pd))
+		ib_dealloc_pd(sx->pd);
+	sx->rq_cq = NULL;
+	sx->sq_cq = NULL;
+	sx->pd = NULL;
+}
+
+/* Set up a queued connection and accept it.  Return: 0 or -errno. */
+static int srdma_accept_one(struct srdma_xprt *sx)
+{
+	u8 pdata[RPCRDMA_CM_PDATA_SIZE];
+	struct rdma_conn_param param = {};
+	int rc;
+
+	if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
+		return -ENOTCONN;
+	sx->device = sx->cm_id->device;
+	sx->port_num = sx->cm_id->port_num;
+	srdma_size(sx);
+	rc = srdma_create_qp(sx);
+	if (rc)
+		return rc;
+
+	rc = rpcrdma_cm_pdata_encode(pdata, sizeof(pdata), &sx->local_pdata);
+	if (rc)
+		return rc;
+	param.private_data = pdata;
+	param.private_data_len = sizeof(pdata);
+	param.initiator_depth = sx->ord;
+	param.responder_resources = 0;
+	param.rnr_retry_count = 7;
+	param.retry_count = 7;
+	rc = rdma_accept(sx->cm_id, &param);
+	if (rc)
+		return rc;
+	trace_srdma_accept(sx);
+	return 0;
+}
+
+/**
+ * srdma_accept - the svc_xprt_ops::xpo_accept method
+ * @listener: the listening transport (XPT_CONN set)
+ *
+ * Return: a new connection, or NULL if none could be accepted.
+ */
+struct svc_xprt *srdma_accept(struct svc_xprt *listener)
+{
+	struct srdma_xprt *lx = srdma_xprt(listener);
+	struct srdma_xprt *sx;
+	int rc;
+
+	spin_lock(&lx->accept_lock);
+	sx = list_first_entry_or_null(&lx->accept_q, struct srdma_xprt,
+				      accept_node);
+	if (sx)
+		list_del_init(&sx->accept_node);
+	if (list_empty(&lx->accept_q))
+		clear_bit(XPT_CONN, &listener->xpt_flags);
+	spin_unlock(&lx->accept_lock);
+	if (!sx)
+		return NULL;
+
+	rc = srdma_accept_one(sx);
+	if (rc) {
+		trace_srdma_accept_err(sx, rc);
+		if (rc != -ENOTCONN)
+			rdma_reject(sx->cm_id, NULL, 0,
+				    IB_CM_REJ_CONSUMER_DEFINED);
+		srdma_destroy_resources(sx);
+		rdma_destroy_id(sx->cm_id);
+		srdma_xprt_discard(sx);
+		return NULL;
+	}
+	return &sx->xprt;
+}
+
+/**
+ * srdma_detach - the svc_xprt_ops::xpo_detach method
+ * @xprt: transport being closed
+ *
+ * Starts the disconnect; the QP flushes what is still posted.
+ */
+void srdma_detach(struct svc_xprt *xprt)
+{
+	struct srdma_xprt *sx = srdma_xprt(xprt);
+
+	if (test_bit(XPT_LISTENER, &xprt->xpt_flags))
+		return;
+	trace_srdma_disconnect(sx, sx->cm_state);
+	rdma_disconnect(sx->cm_id);
+}
+
+/**
+ * srdma_free - the svc_xprt_ops::xpo_free method
+ * @xprt: transport with no references left
+ *
+ * Drains the QP (every completion handler has run when this returns),
+ * then releases the RDMA resources and the CM id.  Connections a
+ * listener had queued but not accepted are rejected and freed with it.
+ */
+void srdma_free(struct svc_xprt *xprt)
+{
+	struct srdma_xprt *sx = srdma_xprt(xprt), *pending, *next;
+
+	if (test_bit(XPT_LISTENER, &xprt->xpt_flags)) {
+		/* No more requests once the listening id is gone. */
+		rdma_destroy_id(sx->cm_id);
+		list_for_each_entry_safe(pending, next, &sx->accept_q,
+					 accept_node) {
+			list_del(&pending->accept_node);
+			rdma_reject(pending->cm_id, NULL, 0,
+				    IB_CM_REJ_CONSUMER_DEFINED);
+			rdma_destroy_id(pending->cm_id);
+			srdma_xprt_discard(pending);
+		}
+		kfree(sx);
+		return;
+	}
+	srdma_destroy_resources(sx);
+	rdma_destroy_id(sx->cm_id);
+	kfree(sx);
+}

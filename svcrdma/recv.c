@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Server receive path: Receive buffers, their completions, and
+ * srdma_recvfrom(), which decodes each transport header with the codec,
+ * answers malformed ones with RDMA_ERROR, pulls Read chunks with RDMA
+ * Read and hands nfsd the Call in rq_arg.
+ *
+ * Receives are replenished one for one as they complete, so the client
+ * always finds as many posted as it was granted credits.  A Call that
+ * came entirely inline is left where it arrived: rq_arg points into the
+ * Receive buffer, which goes back to the free list when nfsd releases
+ * the request (srdma_release_ctxt()).
+ */
+#include <linux/highmem.h>
+#include <linux/slab.h>
+
+#include "server.h"
+#include "trace.h"
+
+static const struct rpcrdma_wire_limits srdma_call_limits = {
+	.max_read_chunks	= SRDMA_MAX_READ_CHUNKS,
+	.max_read_segs		= SRDMA_MAX_READ_SEGS,
+	.max_write_chunks	= SRDMA_MAX_WRITE_CHUNKS,
+	.max_chunk_segs		= SRDMA_MAX_CHUNK_SEGS,
+};
+
+static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+
+static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
+{
+	ib_dma_unmap_single(sx->device, rc->sge.addr, rc->sge.length,
+			    DMA_FROM_DEVICE);
+	kfree(rc->buf);
+	kfree(rc);
+}
+
+static struct srdma_recv *srdma_recv_alloc(struct srdma_xprt *sx)
+{
+	struct srdma_recv *rc;
+	u64 addr;
+
+	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
+	if (!rc)
+		return NULL;
+	rc->buf = kmalloc(sx->recv_size, GFP_KERNEL);
+	if (!rc->buf)
+		goto out_free;
+	addr = ib_dma_map_single(sx->device, rc->buf, sx->recv_size,
+				 DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(sx->device, addr))
+		goto out_buf;
+	rc->sx = sx;
+	rc->sge.addr = addr;
+	rc->sge.length = sx->recv_size;
+	rc->sge.lkey = sx->pd->local_dma_lkey;
+	rc->cqe.done = srdma_recv_done;
+	rc->wr.wr_cqe = &rc->cqe;
+	rc->wr.sg_list = &rc->sge;
+	rc->wr.num_sge = 1;
+	spin_lock(&sx->rx_lock);
+	sx->recv_count++;
+	spin_unlock(&sx->rx_lock);
+	return rc;
+
+out_buf:
+	kfree(rc->buf);
+out_free:
+	kfree(rc);
+	return NULL;
+}
+
+static struct srdma_recv *srdma_recv_get(struct srdma_xprt *sx)
+{
+	struct srdma_recv *rc;
+
+	spin_lock(&sx->rx_lock);
+	rc = list_first_entry_or_null(&sx->recv_free, struct srdma_recv, node);
+	if (rc)
+		list_del(&rc->node);
+	spin_unlock(&sx->rx_lock);
+	return rc ? rc : srdma_recv_alloc(sx);
+}
+
+static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
+{
+	spin_lock(&sx->rx_lock);
+	list_add(&rc->node, &sx->recv_free);
+	spin_unlock(&sx->rx_lock);
+}
+
+/* Post @rc unless the Receive Queue is being drained.  Return: 0 or -errno. */
+static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
+{
+	int rc_post = -ENOTCONN;
+
+	ib_dma_sync_single_for_device(sx->device, rc->sge.addr,
+				      rc->sge.length, DMA_FROM_DEVICE);
+	spin_lock(&sx->rx_lock);
+	if (sx->qp && !sx->rq_closed)
+		rc_post = ib_post_recv(sx->qp, &rc->wr, NULL);
+	spin_unlock(&sx->rx_lock);
+	if (rc_post) {
+		srdma_recv_put(sx, rc);
+		return rc_post;
+	}
+	srdma_stat_add(SRDMA_STAT_RQ_PROD, 1);
+	return 0;
+}
+
+/**
+ * srdma_recv_post_initial - post the Receives of a new connection
+ * @sx: connection whose QP exists but is not connected yet
+ * @count: Receives to post (the Receive Queue depth)
+ *
+ * Return: 0 or -errno.
+ */
+int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count)
+{
+	struct srdma_recv *rc;
+	int err;
+
+	while (count--) {
+		rc = srdma_recv_alloc(sx);
+		if (!rc)
+			return -ENOMEM;
+		err = srdma_recv_post(sx, rc);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * srdma_recv_destroy_all - free every Receive buffer of a connection
+ * @sx: connection whose Receive Queue is drained and whose requests are
+ *	all released
+ */
+void srdma_recv_destroy_all(struct srdma_xprt *sx)
+{
+	struct srdma_recv *rc, *next;
+
+	list_splice_init(&sx->rx_ready, &sx->recv_free);
+	list_for_each_entry_safe(rc, next, &sx->recv_free, node) {
+		list_del(&rc->node);
+		srdma_recv_free(sx, rc);
+		sx->recv_count--;
+	}
+	WARN_ON_ONCE(sx->recv_count);
+}
+
+static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srdma_recv *rc = container_of(wc->wr_cqe, struct srdma_recv,
+					     cqe);
+	struct srdma_xprt *sx = rc->sx;
+	struct srdma_recv *fresh;
+
+	srdma_stat_add(SRDMA_STAT_RQ_POLL, 1);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			trace_srdma_wc_error(sx, "receive", wc->status,
+					     wc->vendor_err);
+		srdma_recv_put(sx, rc);
+		srdma_close(sx, "receive completion error");
+		return;
+	}
+	rc->byte_len = wc->byte_len;
+	ib_dma_sync_single_for_cpu(sx->device, rc->sge.addr, rc->byte_len,
+				   DMA_FROM_DEVICE);
+
+	/* Replace it now, so every credit granted stays backed. */
+	fresh = srdma_recv_get(sx);
+	if (!fresh || srdma_recv_post(sx, fresh)) {
+		if (!test_bit(XPT_CLOSE, &sx->xprt.xpt_flags)) {
+			srdma_stat_add(SRDMA_STAT_RQ_STARVE, 1);
+			srdma_close(sx, "cannot replenish Receives");
+		}
+	}
+
+	spin_lock(&sx->rx_lock);
+	list_add_tail(&rc->node, &sx->rx_ready);
+	spin_unlock(&sx->rx_lock);
+	set_bit(XPT_DATA, &sx->xprt.xpt_flags);
+	svc_xprt_enqueue(&sx->xprt);
+}
+
+/**
+ * srdma_peer_error - account for a malformed message from the client
+ * @sx: the connection
+ * @xid: XID of the message, to answer with RDMA_ERROR; 0 for no answer
+ * @err: what was wrong with it
+ *
+ * A client that keeps sending malformed messages is disconnected.
+ */
+void srdma_peer_error(struct srdma_xprt *sx, __be32 xid,
+		      enum rpcrdma_wire_err err)
+{
+	u32 rdma_err = rpcrdma_wire_err_to_rdma_err(err);
+
+	trace_srdma_decode_err(sx, xid, err);
+	if (xid && rdma_err)
+		srdma_send_error(sx, xid, rdma_err);
+	if (atomic_inc_return(&sx->peer_errors) == SRDMA_MAX_PEER_ERRORS + 1) {
+		pr_warn_ratelimited("svcrdma: %s sends malformed messages (%s); disconnecting\n",
+				    sx->xprt.xpt_remotebuf,
+				    rpcrdma_wire_err_name(err));
+		srdma_close(sx, "malformed messages");
+	}
+}
+
+static enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc)
+{
+	struct xdr_stream xdr;
+	struct xdr_buf buf;
+
+	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
+			 rc->segs, ARRAY_SIZE(rc->segs));
+	rc->nr_payloads = 0;
+	xdr_buf_init(&buf, rc->buf, rc->byte_len);
+	buf.len = rc->byte_len;
+	xdr_init_decode(&xdr, &buf, rc->buf, NULL);
+	return rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_CALL, &srdma_call_limits,
+				  &rc->hdr);
+}
+
+/* The Call came whole in the Receive: point rq_arg at it. */
+static void srdma_arg_inline(struct svc_rqst *rqstp, struct srdma_recv *rc)
+{
+	struct xdr_buf *arg = &rqstp->rq_arg;
+
+	arg->head[0].iov_base = rc->buf + rc->hdr.hdr_len;
+	arg->head[0].iov_len = rc->hdr.inline_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->pages = rqstp->rq_pages;
+	arg->page_base = 0;
+	arg->page_len = 0;
+	arg->buflen = rc->hdr.inline_len;
+	arg->len = rc->hdr.inline_len;
+}
+
+/* Copy @len bytes (or zeroes if @src is NULL) to byte @pos of @pages. */
+static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
+				const void *src, unsigned int len)
+{
+	while (len) {
+		struct page *page = pages[pos >> PAGE_SHIFT];
+		unsigned int off = offset_in_page(pos);
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - off);
+
+		if (src) {
+			memcpy_to_page(page, off, src, n);
+			src += n;
+		} else {
+			memzero_page(page, off, n);
+		}
+		pos += n;
+		len -= n;
+	}
+}
+
+struct srdma_read {
+	struct ib_cqe cqe;
+	struct completion done;
+	enum ib_wc_status status;
+};
+
+static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srdma_read *rd = container_of(wc->wr_cqe, struct srdma_read,
+					     cqe);
+
+	rd->status = wc->status;
+	complete(&rd->done);
+}
+
+/* Post the Reads on @rws and wait for them.  Return: 0 or -errno. */
+static int srdma_read_post_wait(struct srdma_xprt *sx, struct list_head *rws)
+{
+	const struct ib_send_wr *bad;
+	struct ib_send_wr *first;
+	struct srdma_read rd;
+	unsigned int nr_wrs = 0;
+	int err;
+
+	rd.cqe.done = srdma_read_done;
+	init_completion(&rd.done);
+	first = srdma_rw_chain(sx, rws, &rd.cqe, NULL, &nr_wrs);
+	err = srdma_sq_reserve(sx, nr_wrs);
+	if (err)
+		return err;
+	err = ib_post_send(sx->qp, first, &bad);
+	if (err) {
+		/* The signaled last Read was not posted: nothing to wait for. */
+		srdma_close(sx, "RDMA Read post failed");
+		if (bad != first)
+			srdma_rw_orphan(sx, rws);
+		srdma_sq_release(sx, nr_wrs);
+		return err;
+	}
+	srdma_stat_add(SRDMA_STAT_SQ_PROD, 1);
+	wait_for_completion(&rd.done);
+	srdma_sq_release(sx, nr_wrs);
+	if (rd.status != IB_WC_SUCCESS) {
+		if (rd.status != IB_WC_WR_FLUSH_ERR)
+			trace_srdma_wc_error(sx, "read", rd.status, 0);
+		srdma_close(sx, "RDMA Read failed");
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Rebuild the Call from its inline part and its Read chunks, in
+ * rq_pages: inline bytes are copied, chunk data is read in place, and a
+ * chunk whose length is not a multiple of four is followed by zero pad
+ * (RFC 8166 section 3.4.5: the pad travels neither inline nor in the
+ * chunk).  Read positions are checked by the codec.
+ */
+static int srdma_arg_read_chunks(struct srdma_xprt *sx,
+				 struct svc_rqst *rqstp, struct srdma_recv *rc)
+{
+	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	const void *inl = rc->buf + rc->hdr.hdr_len;
+	unsigned int inline_len = rc->hdr.proc == RPCRDMA_NOMSG ?
+				  0 : rc->hdr.inline_len;
+	struct xdr_buf *arg = &rqstp->rq_arg;
+	unsigned int i, pos = 0, used = 0, npages, bytes = 0;
+	struct xdr_buf dst = {};
+	LIST_HEAD(rws);
+	u64 total = inline_len;
+	int err;
+
+	for (i = 0; i < cl->nr_read_chunks; i++)
+		total += xdr_align_size((u64)cl->read[i].length);
+	if (total > sx->xprt.xpt_server->sv_max_mesg)
+		return -EMSGSIZE;
+	npages = DIV_ROUND_UP((unsigned int)total, PAGE_SIZE);
+
+	dst.pages = rqstp->rq_pages;
+	dst.page_len = total;
+	dst.len = total;
+	dst.buflen = npages << PAGE_SHIFT;
+	for (i = 0; i < cl->nr_read_chunks; i++) {
+		const struct rpcrdma_chunk *c = &cl->read[i];
+		unsigned int gap = c->position - pos;
+
+		if (c->position < pos || gap > inline_len - used)
+			return -EINVAL;
+		srdma_copy_to_pages(rqstp->rq_pages, pos, inl + used, gap);
+		pos += gap;
+		used += gap;
+		err = srdma_rw_chunk(sx, &rws, &dst, pos, c->length, c, 0,
+				     DMA_FROM_DEVICE);
+		if (err)
+			goto out;
+		pos += c->length;
+		bytes += c->length;
+		srdma_copy_to_pages(rqstp->rq_pages, pos, NULL,
+				    xdr_pad_size(c->length));
+		pos += xdr_pad_size(c->length);
+	}
+	srdma_copy_to_pages(rqstp->rq_pages, pos, inl + used,
+			    inline_len - used);
+	pos += inline_len - used;
+
+	err = srdma_read_post_wait(sx, &rws);
+	if (err)
+		goto out;
+	srdma_stat_add(SRDMA_STAT_READ, cl->nr_read_chunks);
+	trace_srdma_read(sx, rc->hdr.xid, cl->nr_read_chunks, bytes);
+
+	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
+	arg->head[0].iov_len = min_t(unsigned int, pos, PAGE_SIZE);
+	arg->pages = rqstp->rq_pages + 1;
+	arg->page_base = 0;
+	arg->page_len = pos - arg->head[0].iov_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->buflen = npages << PAGE_SHIFT;
+	arg->len = pos;
+	rqstp->rq_respages = rqstp->rq_pages + npages;
+	rqstp->rq_next_page = rqstp->rq_respages + 1;
+out:
+	srdma_rw_destroy_list(sx, &rws);
+	return err;
+}
+
+/**
+ * srdma_recvfrom - the svc_xprt_ops::xpo_recvfrom method
+ * @rqstp: the request to fill
+ *
+ * Return: the length of the RPC Call in rq_arg, or 0 if there is no Call
+ * to process (nothing received, a malformed message that was answered
+ * or dropped, a backchannel reply, or a failed RDMA Read).
+ */
+int srdma_recvfrom(struct svc_rqst *rqstp)
+{
+	struct svc_xprt *xprt = rqstp->rq_xprt;
+	struct srdma_xprt *sx = srdma_xprt(xprt);
+	enum rpcrdma_wire_err werr;
+	struct srdma_recv *rc;
+	int err;
+
+	/* Nothing for svc_xprt_release() to free if we return 0. */
+	rqstp->rq_respages = rqstp->rq_pages;
+	rqstp->rq_next_page = rqstp->rq_respages;
+	rqstp->rq_xprt_ctxt = NULL;
+
+	spin_lock(&sx->rx_lock);
+	rc = list_first_entry_or_null(&sx->rx_ready, struct srdma_recv, node);
+	if (rc)
+		list_del(&rc->node);
+	else
+		clear_bit(XPT_DATA, &xprt->xpt_flags);
+	spin_unlock(&sx->rx_lock);
+	/* Let another thread take the next message meanwhile. */
+	svc_xprt_received(xprt);
+	if (!rc)
+		return 0;
+	srdma_stat_add(SRDMA_STAT_RECV, 1);
+
+	werr = srdma_decode(rc);
+	if (werr == RPCRDMA_WIRE_OK && rc->hdr.proc == RPCRDMA_ERROR)
+		werr = RPCRDMA_WIRE_ERR_BAD_PROC;	/* never answered */
+	if (werr != RPCRDMA_WIRE_OK) {
+		srdma_peer_error(sx, rc->hdr.fixed_valid &&
+				 rc->hdr.proc != RPCRDMA_ERROR ?
+				 rc->hdr.xid : 0, werr);
+		goto out_drop;
+	}
+	trace_srdma_recv(sx, &rc->hdr);
+
+	if (srdma_bc_is_reply(rc)) {
+		srdma_bc_receive_reply(sx, rc);
+		goto out_drop;
+	}
+
+	if (rc->hdr.lists.nr_read_chunks) {
+		err = srdma_arg_read_chunks(sx, rqstp, rc);
+		if (err == -EINVAL || err == -EMSGSIZE) {
+			srdma_peer_error(sx, rc->hdr.xid,
+					 RPCRDMA_WIRE_ERR_POS_RANGE);
+			goto out_drop;
+		}
+		if (err)
+			goto out_drop;
+	} else {
+		srdma_arg_inline(rqstp, rc);
+	}
+
+	rqstp->rq_xprt_ctxt = rc;
+	rqstp->rq_prot = IPPROTO_MAX;
+	svc_xprt_copy_addrs(rqstp, xprt);
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
+	return rqstp->rq_arg.len;
+
+out_drop:
+	srdma_recv_put(sx, rc);
+	return 0;
+}
+
+/**
+ * srdma_release_ctxt - the svc_xprt_ops::xpo_release_ctxt method
+ * @xprt: the connection
+ * @ctxt: the request's struct srdma_recv, or NULL
+ *
+ * nfsd is done with the Call: its Receive buffer can be reused.
+ */
+void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt)
+{
+	if (ctxt)
+		srdma_recv_put(srdma_xprt(xprt), ctxt);
+}

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RDMA Read and Write between an xdr_buf and a chunk, with the kernel's
+ * rdma_rw API, and the Send Queue accounting every poster goes through.
+ *
+ * One struct srdma_rw moves the bytes of one remote segment.  Its local
+ * side is a scatterlist over the pages where the bytes already are (the
+ * reply's head, pages and tail, or the request's pages): no copy.
+ */
+#include <linux/slab.h>
+#include <linux/scatterlist.h>
+
+#include "server.h"
+#include "trace.h"
+
+/* Walks the page-bounded pieces of a byte range of an xdr_buf. */
+struct srdma_piece_iter {
+	const struct xdr_buf *xdr;
+	unsigned int pos;
+	unsigned int end;
+};
+
+static bool srdma_next_piece(struct srdma_piece_iter *it, struct page **page,
+			     unsigned int *off, unsigned int *len)
+{
+	const struct xdr_buf *xdr = it->xdr;
+	unsigned int hlen = xdr->head[0].iov_len, plen = xdr->page_len;
+	const void *kaddr = NULL;
+	unsigned int n;
+
+	if (it->pos >= it->end)
+		return false;
+	if (it->pos < hlen) {
+		kaddr = xdr->head[0].iov_base + it->pos;
+		n = min(it->end, hlen) - it->pos;
+	} else if (it->pos < hlen + plen) {
+		unsigned int pbase = xdr->page_base + it->pos - hlen;
+
+		*page = xdr->pages[pbase >> PAGE_SHIFT];
+		*off = offset_in_page(pbase);
+		n = min(it->end, hlen + plen) - it->pos;
+	} else {
+		kaddr = xdr->tail[0].iov_base + (it->pos - hlen - plen);
+		n = it->end - it->pos;
+	}
+	if (kaddr) {
+		*page = rpcrdma_kaddr_page(kaddr);
+		*off = offset_in_page(kaddr);
+	}
+	*len = min_t(unsigned int, n, PAGE_SIZE - *off);
+	it->pos += *len;
+	return true;
+}
+
+/**
+ * srdma_rw_create - prepare the RDMA Read or Write of one segment
+ * @sx: the connection
+ * @xdr: local memory
+ * @offset: first byte of @xdr to move
+ * @len: bytes to move (at most @seg->length)
+ * @seg: the remote segment
+ * @dir: DMA_TO_DEVICE for an RDMA Write, DMA_FROM_DEVICE for a Read
+ *
+ * Return: the prepared context (DMA mapped), or an ERR_PTR().
+ */
+struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
+				 const struct xdr_buf *xdr,
+				 unsigned int offset, unsigned int len,
+				 const struct rpcrdma_segment *seg,
+				 enum dma_data_direction dir)
+{
+	struct srdma_piece_iter it = { xdr, offset, offset + len };
+	unsigned int nents = 0, off, n;
+	struct scatterlist *sg;
+	struct srdma_rw *rw;
+	struct page *page;
+	int rc;
+
+	while (srdma_next_piece(&it, &page, &off, &n))
+		nents++;
+	if (!nents)
+		return ERR_PTR(-EINVAL);
+	rw = kzalloc(sizeof(*rw), GFP_KERNEL);
+	if (!rw)
+		return ERR_PTR(-ENOMEM);
+	rc = sg_alloc_table(&rw->sgt, nents, GFP_KERNEL);
+	if (rc)
+		goto out_free;
+	sg = rw->sgt.sgl;
+	it.pos = offset;
+	while (srdma_next_piece(&it, &page, &off, &n)) {
+		sg_set_page(sg, page, n, off);
+		sg = sg_next(sg);
+	}
+	rw->nents = nents;
+	rw->dir = dir;
+	rc = rdma_rw_ctx_init(&rw->ctx, sx->qp, sx->port_num, rw->sgt.sgl,
+			      nents, 0, seg->offset, seg->handle, dir);
+	if (rc < 0)
+		goto out_table;
+	rw->nr_wrs = rc;
+	return rw;
+
+out_table:
+	sg_free_table(&rw->sgt);
+out_free:
+	kfree(rw);
+	return ERR_PTR(rc);
+}
+
+/**
+ * srdma_rw_destroy - release a context made by srdma_rw_create()
+ * @sx: the connection
+ * @rw: context whose work requests completed or were never posted
+ */
+void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
+{
+	rdma_rw_ctx_destroy(&rw->ctx, sx->qp, sx->port_num, rw->sgt.sgl,
+			    rw->nents, rw->dir);
+	sg_free_table(&rw->sgt);
+	kfree(rw);
+}
+
+/**
+ * srdma_rw_destroy_list - release every context on a list
+ * @sx: the connection
+ * @rws: list of struct srdma_rw
+ */
+void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws)
+{
+	struct srdma_rw *rw, *next;
+
+	list_for_each_entry_safe(rw, next, rws, node) {
+		list_del(&rw->node);
+		srdma_rw_destroy(sx, rw);
+	}
+}
+
+/**
+ * srdma_rw_orphan - keep contexts whose work requests may still run
+ * @sx: the connection, which is closing
+ * @rws: contexts of a chain that was posted only in part
+ *
+ * The connection teardown releases them once the QP is drained.
+ */
+void srdma_rw_orphan(struct srdma_xprt *sx, struct list_head *rws)
+{
+	spin_lock(&sx->send_lock);
+	list_splice_tail_init(rws, &sx->rw_orphans);
+	spin_unlock(&sx->send_lock);
+}
+
+/**
+ * srdma_rw_chunk - prepare moving bytes to or from the segments of a chunk
+ * @sx: the connection
+ * @rws: list the contexts are added to
+ * @xdr: local memory
+ * @offset: first byte of @xdr
+ * @len: bytes to move
+ * @chunk: the remote chunk
+ * @chunk_off: bytes of @chunk already used: the move starts after them
+ *	and fills the segments in order
+ * @dir: DMA_TO_DEVICE (Write, Reply chunk) or DMA_FROM_DEVICE (Read)
+ *
+ * Return: 0; -EMSGSIZE if the bytes do not fit in @chunk; or -errno.
+ */
+int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
+		   const struct xdr_buf *xdr, unsigned int offset,
+		   unsigned int len, const struct rpcrdma_chunk *chunk,
+		   unsigned int chunk_off, enum dma_data_direction dir)
+{
+	unsigned int i;
+
+	if (chunk_off > chunk->length || len > chunk->length - chunk_off)
+		return -EMSGSIZE;
+	for (i = 0; i < chunk->nsegs && len; i++) {
+		struct rpcrdma_segment seg = chunk->segs[i];
+		struct srdma_rw *rw;
+		unsigned int n;
+
+		if (chunk_off >= seg.length) {
+			chunk_off -= seg.length;
+			continue;
+		}
+		seg.offset += chunk_off;
+		seg.length -= chunk_off;
+		chunk_off = 0;
+		n = min(len, seg.length);
+		rw = srdma_rw_create(sx, xdr, offset, n, &seg, dir);
+		if (IS_ERR(rw))
+			return PTR_ERR(rw);
+		list_add_tail(&rw->node, rws);
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * srdma_rw_chain - chain the work requests of a list of contexts
+ * @sx: the connection
+ * @rws: contexts, in the order their work requests are to run
+ * @cqe: completion for the last work request, or NULL (unsignaled)
+ * @next: work request to chain after them, or NULL
+ * @nr_wrs: incremented by the number of work requests in the chain
+ *
+ * Return: the first work request of the chain (@next if @rws is empty).
+ */
+struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
+				  struct list_head *rws, struct ib_cqe *cqe,
+				  struct ib_send_wr *next, unsigned int *nr_wrs)
+{
+	struct ib_send_wr *first = next;
+	struct srdma_rw *rw;
+
+	list_for_each_entry_reverse(rw, rws, node) {
+		first = rdma_rw_ctx_wrs(&rw->ctx, sx->qp, sx->port_num, cqe,
+					first);
+		cqe = NULL;
+		*nr_wrs += rw->nr_wrs;
+	}
+	return first;
+}
+
+/**
+ * srdma_sq_reserve - reserve Send Queue entries, waiting for room
+ * @sx: the connection
+ * @n: work requests about to be posted
+ *
+ * Return: 0; -ENOTCONN if the connection closes while waiting; -E2BIG if
+ * @n can never fit.
+ */
+int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n)
+{
+	if (n > sx->sq_depth)
+		return -E2BIG;
+	for (;;) {
+		if (atomic_sub_return(n, &sx->sq_avail) >= 0)
+			return 0;
+		atomic_add(n, &sx->sq_avail);
+		srdma_stat_add(SRDMA_STAT_SQ_STARVE, 1);
+		trace_srdma_sq_full(sx, n);
+		wait_event(sx->sq_wait,
+			   atomic_read(&sx->sq_avail) >= (int)n ||
+			   test_bit(XPT_CLOSE, &sx->xprt.xpt_flags));
+		if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
+			return -ENOTCONN;
+	}
+}
+
+/**
+ * srdma_sq_release - return Send Queue entries
+ * @sx: the connection
+ * @n: work requests that completed (or were never posted)
+ */
+void srdma_sq_release(struct srdma_xprt *sx, unsigned int n)
+{
+	atomic_add(n, &sx->sq_avail);
+	if (wq_has_sleeper(&sx->sq_wait))
+		wake_up(&sx->sq_wait);
+}

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Server send path: srdma_sendto() turns nfsd's reply (rq_res) into
+ *
+ *  - RDMA Writes of each DDP-eligible result (reported by nfsd through
+ *    srdma_result_payload()) into the client's Write chunks, returned
+ *    with the bytes actually written and without XDR padding;
+ *  - the rest of the reply, inline after an RDMA_MSG header when it fits
+ *    the client's receive size, otherwise RDMA-Written into the client's
+ *    Reply chunk and announced by an RDMA_NOMSG header;
+ *  - RDMA_ERROR/ERR_CHUNK when it fits neither.
+ *
+ * The Writes are chained before the Send and posted with it; only the
+ * Send is signaled.  The reply's pages move from the request to the Send
+ * context and are released when the Send completes, so nfsd can reuse
+ * the request at once.  The Send invalidates one of the client's
+ * registrations when the client's private data allows it.
+ */
+#include <linux/slab.h>
+
+#include "server.h"
+#include "trace.h"
+
+/* The reply message is rq_res minus the DDP payloads: at most this many runs. */
+#define SRDMA_MAX_RUNS	(SRDMA_MAX_WRITE_CHUNKS + 1)
+
+static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
+
+static void srdma_send_free(struct srdma_send *sc)
+{
+	kfree(sc->hdr_buf);
+	kfree(sc);
+}
+
+static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
+{
+	struct srdma_send *sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+
+	if (!sc)
+		return NULL;
+	sc->hdr_buf = kmalloc(max_t(unsigned int, sx->inline_send,
+				    SRDMA_MAX_HDR_SIZE), GFP_KERNEL);
+	if (!sc->hdr_buf) {
+		kfree(sc);
+		return NULL;
+	}
+	sc->sx = sx;
+	INIT_LIST_HEAD(&sc->rws);
+	sc->cqe.done = srdma_send_done;
+	return sc;
+}
+
+/**
+ * srdma_send_get - a Send context, ready to be filled
+ * @sx: the connection
+ *
+ * Return: the context, or NULL if memory is short.
+ */
+struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
+{
+	struct srdma_send *sc;
+
+	spin_lock(&sx->send_lock);
+	sc = list_first_entry_or_null(&sx->send_free, struct srdma_send,
+				      node);
+	if (sc)
+		list_del(&sc->node);
+	spin_unlock(&sx->send_lock);
+	if (!sc)
+		sc = srdma_send_alloc(sx);
+	if (!sc)
+		return NULL;
+	sc->nr_wrs = 0;
+	sc->nr_pages = 0;
+	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->pd->local_dma_lkey,
+			       sx->max_send_sge);
+	return sc;
+}
+
+/**
+ * srdma_send_put - release what a Send context holds and recycle it
+ * @sc: context whose work requests completed or were never posted
+ */
+void srdma_send_put(struct srdma_send *sc)
+{
+	struct srdma_xprt *sx = sc->sx;
+	unsigned int i;
+
+	rpcrdma_send_sges_unmap(&sc->sges);
+	srdma_rw_destroy_list(sx, &sc->rws);
+	for (i = 0; i < sc->nr_pages; i++)
+		put_page(sc->pages[i]);
+	sc->nr_pages = 0;
+	spin_lock(&sx->send_lock);
+	list_add(&sc->node, &sx->send_free);
+	spin_unlock(&sx->send_lock);
+}
+
+/**
+ * srdma_send_destroy_all - free the Send contexts of a drained connection
+ * @sx: the connection
+ */
+void srdma_send_destroy_all(struct srdma_xprt *sx)
+{
+	struct srdma_send *sc, *next;
+
+	list_for_each_entry_safe(sc, next, &sx->send_free, node) {
+		list_del(&sc->node);
+		srdma_send_free(sc);
+	}
+}
+
+static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srdma_send *sc = container_of(wc->wr_cqe, struct srdma_send,
+					     cqe);
+	struct srdma_xprt *sx = sc->sx;
+
+	srdma_stat_add(SRDMA_STAT_SQ_POLL, 1);
+	if (wc->status != IB_WC_SUCCESS) {
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			trace_srdma_wc_error(sx, "send", wc->status,
+					     wc->vendor_err);
+		srdma_close(sx, "send completion error");
+	}
+	srdma_sq_release(sx, sc->nr_wrs);
+	srdma_send_put(sc);
+}
+
+/**
+ * srdma_send_post - post a Send context: its Writes, then its Send
+ * @sc: context with @sc->wr, its SGEs and its Writes prepared
+ *
+ * Waits for Send Queue room.  On success the Send completion releases
+ * @sc; on failure it is released here.
+ *
+ * Return: 0 or -errno.
+ */
+int srdma_send_post(struct srdma_send *sc)
+{
+	struct srdma_xprt *sx = sc->sx;
+	const struct ib_send_wr *bad;
+	struct ib_send_wr *first;
+	int err;
+
+	sc->wr.next = NULL;
+	sc->wr.wr_cqe = &sc->cqe;
+	sc->wr.sg_list = sc->sges.sge;
+	sc->wr.num_sge = sc->sges.nr;
+	sc->wr.send_flags = IB_SEND_SIGNALED;
+	sc->nr_wrs = 1;
+	first = srdma_rw_chain(sx, &sc->rws, NULL, &sc->wr, &sc->nr_wrs);
+
+	err = srdma_sq_reserve(sx, sc->nr_wrs);
+	if (err)
+		goto out_put;
+	err = ib_post_send(sx->qp, first, &bad);
+	if (err) {
+		srdma_close(sx, "post send failed");
+		if (bad != first)
+			srdma_rw_orphan(sx, &sc->rws);
+		srdma_sq_release(sx, sc->nr_wrs);
+		goto out_put;
+	}
+	srdma_stat_add(SRDMA_STAT_SQ_PROD, 1);
+	return 0;
+
+out_put:
+	srdma_send_put(sc);
+	return err;
+}
+
+/* Map a header alone, or a header and a small message copied after it. */
+static int srdma_send_build_copy(struct srdma_send *sc, unsigned int hdr_len,
+				 const struct xdr_buf *msg)
+{
+	static const struct xdr_buf empty;
+
+	/* With a single SGE everything is copied after the header. */
+	sc->sges.max = 1;
+	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, hdr_len,
+				       msg ? msg : &empty,
+				       msg ? msg->len : 0,
+				       msg ? msg->len : 0);
+}
+
+/**
+ * srdma_send_error - answer a Call with RDMA_ERROR
+ * @sx: the connection
+ * @xid: XID of the Call
+ * @err: RPCRDMA_ERR_VERS or RPCRDMA_ERR_CHUNK
+ *
+ * Return: 0 or -errno.
+ */
+int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err)
+{
+	struct srdma_send *sc;
+	struct xdr_stream xdr;
+	struct xdr_buf hbuf;
+	int rc;
+
+	sc = srdma_send_get(sx);
+	if (!sc)
+		return -ENOMEM;
+	xdr_buf_init(&hbuf, sc->hdr_buf, SRDMA_MAX_HDR_SIZE);
+	hbuf.head[0].iov_len = 0;
+	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
+	rc = rpcrdma_encode_error(&xdr, xid, sx->max_requests, err);
+	if (!rc)
+		rc = srdma_send_build_copy(sc, xdr_stream_pos(&xdr), NULL);
+	if (rc) {
+		srdma_send_put(sc);
+		return rc;
+	}
+	sc->wr.opcode = IB_WR_SEND;
+	trace_srdma_send_error(sx, xid, err);
+	return srdma_send_post(sc);
+}
+
+/**
+ * srdma_result_payload - the svc_xprt_ops::xpo_result_payload method
+ * @rqstp: request whose reply is being encoded
+ * @offset: where the DDP-eligible result starts in rq_res
+ * @length: its length, without XDR padding
+ *
+ * Results are matched to the Call's Write chunks in order; a result with
+ * no Write chunk left stays in the reply message.
+ *
+ * Return: 0.
+ */
+int srdma_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+			 unsigned int length)
+{
+	struct srdma_recv *rc = rqstp->rq_xprt_ctxt;
+
+	if (!rc || rc->nr_payloads >= rc->hdr.lists.nr_write_chunks)
+		return 0;
+	rc->payloads[rc->nr_payloads].offset = offset;
+	rc->payloads[rc->nr_payloads].length = length;
+	rc->nr_payloads++;
+	return 0;
+}
+
+/**
+ * struct srdma_reply - how one reply is being built
+ * @written: bytes written into each Write chunk of the Call
+ * @runs: the reply message: rq_res without the DDP payloads
+ * @nr_runs: entries of @runs in use
+ * @msg_len: bytes of reply message
+ * @nomsg: the message goes in the Reply chunk (RDMA_NOMSG)
+ */
+struct srdma_reply {
+	u32 written[SRDMA_MAX_WRITE_CHUNKS];
+	struct {
+		unsigned int start, end;
+	} runs[SRDMA_MAX_RUNS];
+	unsigned int nr_runs;
+	unsigned int msg_len;
+	bool nomsg;
+};
+
+/*
+ * Write the DDP payloads into the Write chunks and cut them (and their
+ * XDR pad) out of the reply message.  A payload nfsd reported that is
+ * out of order or outside the reply (the encoder rolled back) is left
+ * in the message and its chunk returned empty.
+ */
+static int srdma_reply_payloads(struct srdma_xprt *sx, struct srdma_send *sc,
+				struct srdma_recv *rc, const struct xdr_buf *res,
+				struct srdma_reply *rp)
+{
+	const struct rpcrdma_chunk_lists *call = &rc->hdr.lists;
+	unsigned int i, pos = 0;
+	int err;
+
+	rp->nr_runs = 0;
+	for (i = 0; i < rc->nr_payloads; i++) {
+		const struct srdma_payload *p = &rc->payloads[i];
+		unsigned int end;
+
+		if (p->offset < pos || p->offset > res->len ||
+		    p->length > res->len - p->offset)
+			continue;
+		/* The XDR pad, where the encoder put one, goes too. */
+		end = min(p->offset + xdr_align_size(p->length), res->len);
+		if (p->length > call->write[i].length)
+			return -EMSGSIZE;
+		err = srdma_rw_chunk(sx, &sc->rws, res, p->offset, p->length,
+				     &call->write[i], 0, DMA_TO_DEVICE);
+		if (err)
+			return err;
+		rp->written[i] = p->length;
+		rp->runs[rp->nr_runs].start = pos;
+		rp->runs[rp->nr_runs].end = p->offset;
+		rp->nr_runs++;
+		pos = end;
+	}
+	rp->runs[rp->nr_runs].start = pos;
+	rp->runs[rp->nr_runs].end = res->len;
+	rp->nr_runs++;
+
+	rp->msg_len = 0;
+	for (i = 0; i < rp->nr_runs; i++)
+		rp->msg_len += rp->runs[i].end - rp->runs[i].start;
+	return 0;
+}
+
+static int srdma_reply_encode(struct srdma_xprt *sx, struct srdma_send *sc,
+			      struct srdma_recv *rc,
+			      const struct srdma_reply *rp)
+{
+	const struct rpcrdma_chunk_lists *call = &rc->hdr.lists;
+	struct xdr_stream xdr;
+	struct xdr_buf hbuf;
+	__be32 *p;
+	int err;
+
+	xdr_buf_init(&hbuf, sc->hdr_buf, SRDMA_MAX_HDR_SIZE);
+	hbuf.head[0].iov_len = 0;
+	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
+	err = rpcrdma_encode_fixed(&xdr, rc->hdr.xid, sx->max_requests,
+				   rp->nomsg ? RPCRDMA_NOMSG : RPCRDMA_MSG);
+	if (err)
+		return err;
+	p = xdr_reserve_space(&xdr, XDR_UNIT);		/* no Read list */
+	if (!p)
+		return -EMSGSIZE;
+	*p = xdr_zero;
+	err = rpcrdma_encode_write_list_written(&xdr, call->write,
+						call->nr_write_chunks,
+						rp->written);
+	if (err)
+		return err;
+	err = rpcrdma_encode_reply_chunk_written(&xdr,
+						 rp->nomsg ? &call->reply :
+						 NULL, rp->msg_len);
+	if (err)
+		return err;
+	return xdr_stream_pos(&xdr);
+}
+
+/* Gather the reply message after the header, or copy it if it has holes. */
+static int srdma_reply_build_inline(struct srdma_send *sc,
+				    const struct xdr_buf *res,
+				    const struct srdma_reply *rp,
+				    unsigned int hdr_len)
+{
+	unsigned int i, len = 0;
+
+	if (rp->nr_runs <= 2)
+		return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, hdr_len,
+					       res, rp->runs[0].end,
+					       rp->nr_runs == 2 ?
+					       rp->runs[1].start : res->len);
+	for (i = 0; i < rp->nr_runs; i++) {
+		unsigned int n = rp->runs[i].end - rp->runs[i].start;
+
+		read_bytes_from_xdr_buf(res, rp->runs[i].start,
+					sc->hdr_buf + hdr_len + len, n);
+		len += n;
+	}
+	sc->sges.max = 1;
+	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, hdr_len + len,
+				       res, 0, res->len);
+}
+
+/* The registration a Send With Invalidate may retire, if any. */
+static bool srdma_inv_rkey(const struct rpcrdma_chunk_lists *call, u32 *rkey)
+{
+	const struct rpcrdma_chunk *c = NULL;
+
+	if (call->nr_write_chunks)
+		c = &call->write[0];
+	else if (call->has_reply)
+		c = &call->reply;
+	else if (call->nr_read_chunks)
+		c = &call->read[0];
+	if (!c || !c->nsegs)
+		return false;
+	*rkey = c->segs[0].handle;
+	return true;
+}
+
+/* Hand the reply's pages to @sc: they live until the Send completes. */
+static void srdma_take_pages(struct srdma_send *sc, struct svc_rqst *rqstp)
+{
+	struct page **pp;
+
+	for (pp = rqstp->rq_respages; pp < rqstp->rq_next_page; pp++) {
+		if (!*pp)
+			continue;
+		sc->pages[sc->nr_pages++] = *pp;
+		*pp = NULL;
+	}
+	rqstp->rq_next_page = rqstp->rq_respages;
+}
+
+/**
+ * srdma_sendto - the svc_xprt_ops::xpo_sendto method
+ * @rqstp: request with its reply in rq_res
+ *
+ * Return: 0 if the reply (or an RDMA_ERROR in its place) was posted,
+ * otherwise -errno (the connection is closing, or memory is short).
+ */
+int srdma_sendto(struct svc_rqst *rqstp)
+{
+	struct srdma_xprt *sx = srdma_xprt(rqstp->rq_xprt);
+	struct srdma_recv *rc = rqstp->rq_xprt_ctxt;
+	const struct rpcrdma_chunk_lists *call;
+	struct xdr_buf *res = &rqstp->rq_res;
+	struct srdma_reply rp = {};
+	struct srdma_send *sc;
+	int hdr_len, err;
+	u32 rkey;
+
+	if (!rc || test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
+		return -ENOTCONN;
+	call = &rc->hdr.lists;
+	sc = srdma_send_get(sx);
+	if (!sc)
+		return -ENOMEM;
+
+	err = srdma_reply_payloads(sx, sc, rc, res, &rp);
+	if (err)
+		goto out_err;
+	hdr_len = srdma_reply_encode(sx, sc, rc, &rp);
+	if (hdr_len < 0) {
+		err = hdr_len;
+		goto out_err;
+	}
+	if (hdr_len + rp.msg_len > sx->inline_send) {
+		unsigned int i, off = 0;
+
+		/* Long Reply: the message goes in the Reply chunk. */
+		if (!call->has_reply || rp.msg_len > call->reply.length) {
+			err = -EMSGSIZE;
+			goto out_err;
+		}
+		for (i = 0; i < rp.nr_runs; i++) {
+			unsigned int n = rp.runs[i].end - rp.runs[i].start;
+
+			if (!n)
+				continue;
+			err = srdma_rw_chunk(sx, &sc->rws, res,
+					     rp.runs[i].start, n, &call->reply,
+					     off, DMA_TO_DEVICE);
+			if (err)
+				goto out_err;
+			off += n;
+		}
+		rp.nomsg = true;
+		hdr_len = srdma_reply_encode(sx, sc, rc, &rp);
+		if (hdr_len < 0) {
+			err = hdr_len;
+			goto out_err;
+		}
+		err = srdma_send_build_copy(sc, hdr_len, NULL);
+	} else {
+		err = srdma_reply_build_inline(sc, res, &rp, hdr_len);
+	}
+	if (err)
+		goto out_err;
+
+	sc->wr.opcode = IB_WR_SEND;
+	if (sx->remote_inv && srdma_inv_rkey(call, &rkey)) {
+		sc->wr.opcode = IB_WR_SEND_WITH_INV;
+		sc->wr.ex.invalidate_rkey = rkey;
+	}
+	srdma_take_pages(sc, rqstp);
+	srdma_stat_add(SRDMA_STAT_WRITE, !list_empty(&sc->rws));
+	trace_srdma_reply(sx, rc->hdr.xid, rp.nomsg, rp.msg_len,
+			  rc->nr_payloads, sc->wr.opcode == IB_WR_SEND_WITH_INV);
+	return srdma_send_post(sc);
+
+out_err:
+	srdma_send_put(sc);
+	if (err == -EMSGSIZE) {
+		/* RFC 8166: a reply that does not fit the chunks offered. */
+		trace_srdma_reply_too_big(sx, rc->hdr.xid, rp.msg_len);
+		return srdma_send_error(sx, rc->hdr.xid, RPCRDMA_ERR_CHUNK);
+	}
+	return err;
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RPC-over-RDMA version 1 server transport (responder side).
+ *
+ * One struct srdma_xprt per listener and per connection.  A connection
+ * owns its RDMA resources (PD, CQs, QP), its Receive buffers (struct
+ * srdma_recv) and its Send contexts (struct srdma_send).  An RPC Call
+ * travels: Receive completion -> rx_ready list -> srdma_recvfrom() (decode,
+ * RDMA Read of Read chunks) -> nfsd -> srdma_sendto() (RDMA Write of Write
+ * and Reply chunks chained before the Send) -> Send completion, which
+ * releases the reply's pages.
+ */
+#ifndef _SVCRDMA_SERVER_H
+#define _SVCRDMA_SERVER_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/percpu_counter.h>
+#include <linux/sunrpc/svc.h>
+#include <linux/sunrpc/svc_xprt.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <rdma/rw.h>
+
+#include <rpcrdma/send.h>
+#include <rpcrdma/wire.h>
+
+/* Tunables (sysctl.c): defaults and ranges. */
+#define SRDMA_DEF_REQUESTS	64
+#define SRDMA_MIN_REQUESTS	16
+#define SRDMA_MAX_REQUESTS	1024
+#define SRDMA_DEF_REQ_SIZE	4096
+#define SRDMA_MIN_REQ_SIZE	1024
+#define SRDMA_MAX_REQ_SIZE	65536
+#define SRDMA_DEF_ORD		16
+#define SRDMA_MIN_ORD		1
+#define SRDMA_MAX_ORD		64
+
+/* Connection requests the CM queues before we accept them. */
+#define SRDMA_LISTEN_BACKLOG	64
+
+/* Backchannel (NFSv4.1 callback) requests a connection can carry. */
+#define SRDMA_BC_REQUESTS	8
+
+/* Decoding limits for one Call (see struct rpcrdma_wire_limits). */
+#define SRDMA_MAX_READ_CHUNKS	8
+#define SRDMA_MAX_READ_SEGS	16
+#define SRDMA_MAX_WRITE_CHUNKS	4
+#define SRDMA_MAX_CHUNK_SEGS	16
+#define SRDMA_MAX_CHUNKS	(SRDMA_MAX_READ_CHUNKS + SRDMA_MAX_WRITE_CHUNKS)
+#define SRDMA_MAX_SEGS		(SRDMA_MAX_READ_SEGS + \
+				 (SRDMA_MAX_WRITE_CHUNKS + 1) * \
+				 SRDMA_MAX_CHUNK_SEGS)
+
+/* Malformed messages a connection may send before it is disconnected. */
+#define SRDMA_MAX_PEER_ERRORS	16
+
+/* Largest transport header we send (a NOMSG reply with every chunk). */
+#define SRDMA_MAX_HDR_SIZE	1024
+
+extern unsigned int srdma_max_requests;
+extern unsigned int srdma_max_req_size;
+extern unsigned int srdma_ord;
+
+/**
+ * enum srdma_stat - counters under /proc/sys/sunrpc/svc_rdma/
+ * @SRDMA_STAT_READ: RDMA Read chunks pulled
+ * @SRDMA_STAT_RECV: RPC-over-RDMA messages received
+ * @SRDMA_STAT_WRITE: Write and Reply chunks pushed
+ * @SRDMA_STAT_SQ_STARVE: times a reply waited for Send Queue room
+ * @SRDMA_STAT_RQ_STARVE: times a Receive could not be replenished
+ * @SRDMA_STAT_RQ_POLL: Receive completions handled
+ * @SRDMA_STAT_RQ_PROD: Receives posted
+ * @SRDMA_STAT_SQ_POLL: Send completions handled
+ * @SRDMA_STAT_SQ_PROD: Sends posted
+ * @SRDMA_STAT_MAX: number of counters
+ */
+enum srdma_stat {
+	SRDMA_STAT_READ,
+	SRDMA_STAT_RECV,
+	SRDMA_STAT_WRITE,
+	SRDMA_STAT_SQ_STARVE,
+	SRDMA_STAT_RQ_STARVE,
+	SRDMA_STAT_RQ_POLL,
+	SRDMA_STAT_RQ_PROD,
+	SRDMA_STAT_SQ_POLL,
+	SRDMA_STAT_SQ_PROD,
+	SRDMA_STAT_MAX
+};
+
+extern struct percpu_counter srdma_stats[SRDMA_STAT_MAX];
+
+static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
+{
+	percpu_counter_add(&srdma_stats[stat], n);
+}
+
+/**
+ * struct srdma_xprt - a listener or a connection
+ * @xprt: the svc transport (first: see srdma_xprt())
+ * @cm_id: RDMA-CM identifier
+ * @accept_lock: protects @accept_q (listener)
+ * @accept_q: connections waiting for srdma_accept() (listener)
+ * @accept_node: entry in the listener's @accept_q (connection)
+ * @device: the RDMA device of the connection
+ * @port_num: the port the connection uses
+ * @pd: protection domain
+ * @sq_cq: Send completion queue
+ * @rq_cq: Receive completion queue
+ * @qp: the queue pair
+ * @peer_pdata: RFC 8797 private data from the client (or the defaults)
+ * @local_pdata: private data we answered with
+ * @remote_inv: the client accepts Send With Invalidate
+ * @inline_send: largest reply (header included) we may Send inline
+ * @recv_size: size of each Receive buffer
+ * @max_requests: credits granted to the client
+ * @ord: RDMA Reads we may have outstanding
+ * @max_send_sge: SGEs per Send work request
+ * @sq_depth: Send Queue depth
+ * @sq_avail: Send Queue entries not in use
+ * @sq_wait: where replies wait for @sq_avail
+ * @rq_closed: the Receive Queue is being drained: post nothing more
+ * @rx_lock: protects @rx_ready, @recv_free and @rq_closed
+ * @rx_ready: completed Receives not yet handled by srdma_recvfrom()
+ * @recv_free: Receive buffers not posted
+ * @recv_count: Receive buffers allocated (posted, queued or in use)
+ * @send_lock: protects @send_free and @rw_orphans
+ * @send_free: Send contexts not in use
+ * @rw_orphans: RDMA contexts of a chain that was posted only in part;
+ *	released after the QP is drained
+ * @peer_errors: malformed messages received on this connection
+ * @cm_state: last connection event (RDMA_CM_EVENT_*), for tracing
+ *
+ * The NFSv4.1 backchannel of a connection is @xprt.xpt_bc_xprt.
+ */
+struct srdma_xprt {
+	struct svc_xprt xprt;
+	struct rdma_cm_id *cm_id;
+
+	spinlock_t accept_lock;	/* protects accept_q */
+	struct list_head accept_q;
+	struct list_head accept_node;
+
+	struct ib_device *device;
+	u32 port_num;
+	struct ib_pd *pd;
+	struct ib_cq *sq_cq;
+	struct ib_cq *rq_cq;
+	struct ib_qp *qp;
+
+	struct rpcrdma_cm_pdata peer_pdata;
+	struct rpcrdma_cm_pdata local_pdata;
+	bool remote_inv;
+	unsigned int inline_send;
+	unsigned int recv_size;
+	unsigned int max_requests;
+	unsigned int ord;
+	unsigned int max_send_sge;
+
+	unsigned int sq_depth;
+	atomic_t sq_avail;
+	wait_queue_head_t sq_wait;
+
+	bool rq_closed;
+	spinlock_t rx_lock;	/* protects the Receive lists */
+	struct list_head rx_ready;
+	struct list_head recv_free;
+	unsigned int recv_count;
+
+	spinlock_t send_lock;	/* protects send_free, rw_orphans */
+	struct list_head send_free;
+	struct list_head rw_orphans;
+
+	atomic_t peer_errors;
+	int cm_state;
+};
+
+static inline struct srdma_xprt *srdma_xprt(struct svc_xprt *xprt)
+{
+	return container_of(xprt, struct srdma_xprt, xprt);
+}
+
+/**
+ * struct srdma_payload - one DDP-eligible result moved by RDMA Write
+ * @offset: where the result starts in the reply (rq_res)
+ * @length: its length in bytes, without XDR padding
+ */
+struct srdma_payload {
+	unsigned int offset;
+	unsigned int length;
+};
+
+/**
+ * struct srdma_recv - one Receive buffer and the Call it carries
+ * @node: entry in rx_ready or recv_free
+ * @sx: owning connection
+ * @wr: the Receive work request
+ * @cqe: its completion
+ * @sge: its single SGE
+ * @buf: the buffer (@sx->recv_size bytes, DMA mapped while it exists)
+ * @byte_len: bytes received
+ * @hdr: the decoded transport header
+ * @chunks: storage for @hdr
+ * @segs: storage for @hdr
+ * @payloads: DDP results nfsd reported for the Write chunks, in order
+ * @nr_payloads: entries of @payloads in use
+ */
+struct srdma_recv {
+	struct list_head node;
+	struct srdma_xprt *sx;
+	struct ib_recv_wr wr;
+	struct ib_cqe cqe;
+	struct ib_sge sge;
+	void *buf;
+	unsigned int byte_len;
+
+	struct rpcrdma_hdr hdr;
+	struct rpcrdma_chunk chunks[SRDMA_MAX_CHUNKS];
+	struct rpcrdma_segment segs[SRDMA_MAX_SEGS];
+
+	struct srdma_payload payloads[SRDMA_MAX_WRITE_CHUNKS];
+	unsigned int nr_payloads;
+};
+
+/**
+ * struct srdma_rw - one RDMA Read or Write between local memory and one
+ *	remote segment
+ * @node: entry in the owning Send context's (or Read's) list
+ * @ctx: the rdma_rw context
+ * @sgt: local memory
+ * @nents: entries of @sgt given to rdma_rw_ctx_init()
+ * @dir: DMA_TO_DEVICE (Write) or DMA_FROM_DEVICE (Read)
+ * @nr_wrs: work requests the context posts
+ */
+struct srdma_rw {
+	struct list_head node;
+	struct rdma_rw_ctx ctx;
+	struct sg_table sgt;
+	unsigned int nents;
+	enum dma_data_direction dir;
+	unsigned int nr_wrs;
+};
+
+/**
+ * struct srdma_send - a Send and the RDMA Writes chained before it
+ * @node: entry in send_free
+ * @sx: owning connection
+ * @wr: the Send work request
+ * @cqe: its completion
+ * @hdr_buf: transport header, followed by the pulled-up message if needed
+ *	(@sx->inline_send bytes, at least SRDMA_MAX_HDR_SIZE)
+ * @sges: SGEs of @wr
+ * @rws: RDMA Writes chained before @wr
+ * @nr_wrs: work requests posted with this Send (Writes included)
+ * @pages: reply pages released when the Send completes
+ * @nr_pages: entries of @pages in use
+ */
+struct srdma_send {
+	struct list_head node;
+	struct srdma_xprt *sx;
+	struct ib_send_wr wr;
+	struct ib_cqe cqe;
+	void *hdr_buf;
+	struct rpcrdma_send_sges sges;
+	struct list_head rws;
+	unsigned int nr_wrs;
+	struct page *pages[RPCSVC_MAXPAGES];
+	unsigned int nr_pages;
+};
+
+/* transport.c */
+extern struct svc_xprt_class srdma_class;
+int srdma_register(void);
+void srdma_unregister(void);
+void srdma_close(struct srdma_xprt *sx, const char *why);
+
+/* connect.c */
+struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
+				       struct sockaddr *sa, int salen,
+				       int flags);
+struct svc_xprt *srdma_accept(struct svc_xprt *listener);
+void srdma_detach(struct svc_xprt *xprt);
+void srdma_free(struct svc_xprt *xprt);
+
+/* recv.c */
+int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count);
+void srdma_recv_destroy_all(struct srdma_xprt *sx);
+int srdma_recvfrom(struct svc_rqst *rqstp);
+void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
+void srdma_peer_error(struct srdma_xprt *sx, __be32 xid,
+		      enum rpcrdma_wire_err err);
+
+/* rw.c */
+struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
+				 const struct xdr_buf *xdr,
+				 unsigned int offset, unsigned int len,
+				 const struct rpcrdma_segment *seg,
+				 enum dma_data_direction dir);
+void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw);
+int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
+		   const struct xdr_buf *xdr, unsigned int offset,
+		   unsigned int len, const struct rpcrdma_chunk *chunk,
+		   unsigned int chunk_off, enum dma_data_direction dir);
+void srdma_rw_orphan(struct srdma_xprt *sx, struct list_head *rws);
+void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
+struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
+				  struct list_head *rws, struct ib_cqe *cqe,
+				  struct ib_send_wr *next, unsigned int *nr_wrs);
+int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n);
+void srdma_sq_release(struct srdma_xprt *sx, unsigned int n);
+
+/* send.c */
+struct srdma_send *srdma_send_get(struct srdma_xprt *sx);
+void srdma_send_put(struct srdma_send *sc);
+void srdma_send_destroy_all(struct srdma_xprt *sx);
+int srdma_send_post(struct srdma_send *sc);
+int srdma_sendto(struct svc_rqst *rqstp);
+int srdma_result_payload(struct svc_rqst *rqstp, unsigned int offset,
+			 unsigned int length);
+int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err);
+
+/* backchannel.c */
+int srdma_bc_register(void);
+void srdma_bc_unregister(void);
+bool srdma_bc_is_reply(struct srdma_recv *rc);
+void srdma_bc_receive_reply(struct srdma_xprt *sx, struct srdma_recv *rc);
+
+/* sysctl.c */
+int srdma_sysctl_register(void);
+void srdma_sysctl_unregister(void);
+
+#endif /* _SVCRDMA_SERVER_H */

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Server tunables and counters under /proc/sys/sunrpc/svc_rdma/, with the
+ * names the kernel's own transport uses.  Tunables affect connections
+ * accepted afterwards.  Writing to a counter resets it.
+ */
+#include <linux/sysctl.h>
+
+#include "server.h"
+
+unsigned int srdma_max_requests = SRDMA_DEF_REQUESTS;
+unsigned int srdma_max_req_size = SRDMA_DEF_REQ_SIZE;
+unsigned int srdma_ord = SRDMA_DEF_ORD;
+
+struct percpu_counter srdma_stats[SRDMA_STAT_MAX];
+
+static unsigned int min_requests = SRDMA_MIN_REQUESTS;
+static unsigned int max_requests = SRDMA_MAX_REQUESTS;
+static unsigned int min_req_size = SRDMA_MIN_REQ_SIZE;
+static unsigned int max_req_size = SRDMA_MAX_REQ_SIZE;
+static unsigned int min_ord = SRDMA_MIN_ORD;
+static unsigned int max_ord = SRDMA_MAX_ORD;
+
+static struct ctl_table_header *srdma_sysctl_header;
+
+/* Read: the counter's sum.  Write: reset it to zero. */
+static int srdma_stat_handler(const struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct percpu_counter *stat = table->data;
+	char tmp[24];
+	int len;
+
+	if (write) {
+		percpu_counter_set(stat, 0);
+		return 0;
+	}
+	len = snprintf(tmp, sizeof(tmp), "%lld\n", percpu_counter_sum(stat));
+	if (*ppos >= len) {
+		*lenp = 0;
+		return 0;
+	}
+	len -= *ppos;
+	if (len > *lenp)
+		len = *lenp;
+	memcpy(buffer, tmp + *ppos, len);
+	*lenp = len;
+	*ppos += len;
+	return 0;
+}
+
+#define SRDMA_STAT_ENTRY(name, stat)					\
+	{								\
+		.procname	= name,					\
+		.data		= &srdma_stats[stat],			\
+		.mode		= 0644,					\
+		.proc_handler	= srdma_stat_handler,			\
+	}
+
+static struct ctl_table srdma_sysctl_table[] = {
+	{
+		.procname	= "max_requests",
+		.data		= &srdma_max_requests,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &min_requests,
+		.extra2		= &max_requests,
+	},
+	{
+		.procname	= "max_req_size",
+		.data		= &srdma_max_req_size,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &min_req_size,
+		.extra2		= &max_req_size,
+	},
+	{
+		.procname	= "max_outbound_read_requests",
+		.data		= &srdma_ord,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &min_ord,
+		.extra2		= &max_ord,
+	},
+	SRDMA_STAT_ENTRY("rdma_stat_read", SRDMA_STAT_READ),
+	SRDMA_STAT_ENTRY("rdma_stat_recv", SRDMA_STAT_RECV),
+	SRDMA_STAT_ENTRY("rdma_stat_write", SRDMA_STAT_WRITE),
+	SRDMA_STAT_ENTRY("rdma_stat_sq_starve", SRDMA_STAT_SQ_STARVE),
+	SRDMA_STAT_ENTRY("rdma_stat_rq_starve", SRDMA_STAT_RQ_STARVE),
+	SRDMA_STAT_ENTRY("rdma_stat_rq_poll", SRDMA_STAT_RQ_POLL),
+	SRDMA_STAT_ENTRY("rdma_stat_rq_prod", SRDMA_STAT_RQ_PROD),
+	SRDMA_STAT_ENTRY("rdma_stat_sq_poll", SRDMA_STAT_SQ_POLL),
+	SRDMA_STAT_ENTRY("rdma_stat_sq_prod", SRDMA_STAT_SQ_PROD),
+};
+
+/**
+ * srdma_sysctl_register - publish the server tunables and counters
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int srdma_sysctl_register(void)
+{
+	srdma_sysctl_header = register_sysctl("sunrpc/svc_rdma",
+					      srdma_sysctl_table);
+	return srdma_sysctl_header ? 0 : -ENOMEM;
+}
+
+/**
+ * srdma_sysctl_unregister - remove the server tunables and counters
+ */
+void srdma_sysctl_unregister(void)
+{
+	unregister_sysctl_table(srdma_sysctl_header);
+	srdma_sysctl_header = NULL;
+}

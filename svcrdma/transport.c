@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The server transport class "rdma": what the sunrpc server layer calls.
+ * `echo "rdma 20049" > /proc/fs/nfsd/portlist` creates a listener through
+ * it for IPv4 and one for IPv6.
+ */
+#include <linux/module.h>
+
+#include "server.h"
+#include "trace.h"
+
+/*
+ * The Send Queue is our only write-space limit: while replies wait for
+ * room there, do not start more requests on this connection.
+ */
+static int srdma_has_wspace(struct svc_xprt *xprt)
+{
+	struct srdma_xprt *sx = srdma_xprt(xprt);
+
+	/* A racy peek is fine: srdma_sq_release() enqueues no one, and
+	 * a reply that waits re-checks under the wait queue's lock.
+	 */
+	return !waitqueue_active(&sx->sq_wait);
+}
+
+static void srdma_kill_temp_xprt(struct svc_xprt *xprt)
+{
+}
+
+/**
+ * srdma_close - close a connection because of an error
+ * @sx: the connection
+ * @why: reason, for the trace
+ *
+ * May be called from any context; the close itself runs in an nfsd thread.
+ */
+void srdma_close(struct srdma_xprt *sx, const char *why)
+{
+	if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
+		return;
+	trace_srdma_close(sx, why);
+	svc_xprt_deferred_close(&sx->xprt);
+	/* Replies waiting for Send Queue room give up. */
+	wake_up(&sx->sq_wait);
+}
+
+static const struct svc_xprt_ops srdma_ops = {
+	.xpo_create		= srdma_create_listener,
+	.xpo_accept		= srdma_accept,
+	.xpo_recvfrom		= srdma_recvfrom,
+	.xpo_sendto		= srdma_sendto,
+	.xpo_result_payload	= srdma_result_payload,
+	.xpo_release_ctxt	= srdma_release_ctxt,
+	.xpo_detach		= srdma_detach,
+	.xpo_free		= srdma_free,
+	.xpo_has_wspace		= srdma_has_wspace,
+	.xpo_kill_temp_xprt	= srdma_kill_temp_xprt,
+};
+
+struct svc_xprt_class srdma_class = {
+	.xcl_name	= "rdma",
+	.xcl_owner	= THIS_MODULE,
+	.xcl_ops	= &srdma_ops,
+	.xcl_max_payload = RPCSVC_MAXPAYLOAD,
+	.xcl_ident	= XPRT_TRANSPORT_RDMA,
+};
+
+/**
+ * srdma_register - register the server transport, its backchannel and
+ *	its sysctls
+ *
+ * Return: 0 or -errno.
+ */
+int srdma_register(void)
+{
+	int i, rc;
+
+	for (i = 0; i < SRDMA_STAT_MAX; i++) {
+		rc = percpu_counter_init(&srdma_stats[i], 0, GFP_KERNEL);
+		if (rc)
+			goto out_stats;
+	}
+	rc = srdma_sysctl_register();
+	if (rc)
+		goto out_stats;
+	rc = srdma_bc_register();
+	if (rc)
+		goto out_sysctl;
+	rc = svc_reg_xprt_class(&srdma_class);
+	if (rc)
+		goto out_bc;
+	return 0;
+
+out_bc:
+	srdma_bc_unregister();
+out_sysctl:
+	srdma_sysctl_unregister();
+out_stats:
+	while (i--)
+		percpu_counter_destroy(&srdma_stats[i]);
+	return rc;
+}
+
+/**
+ * srdma_unregister - undo srdma_register()
+ *
+ * The module cannot be unloaded while a transport exists: each holds a
+ * module reference.
+ */
+void srdma_unregister(void)
+{
+	int i;
+
+	svc_unreg_xprt_class(&srdma_class);
+	srdma_bc_unregister();
+	srdma_sysctl_unregister();
+	for (i = 0; i < SRDMA_STAT_MAX; i++)
+		percpu_counter_destroy(&srdma_stats[i]);
+}
