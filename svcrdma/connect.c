@@ -253,8 +253,8 @@ static void srdma_size(struct srdma_xprt *sx)
 	sx->local_pdata.recv_size = sx->recv_size;
 	sx->inline_send = rpcrdma_inline_threshold(sx->local_pdata.send_size,
 						   sx->peer_pdata.recv_size);
-	sx->remote_inv = sx->peer_pdata.remote_inv &&
-			 sx->local_pdata.remote_inv;
+	sx->remote_inv = rpcrdma_cm_remote_inv_ok(&sx->local_pdata,
+						  &sx->peer_pdata);
 }
 
 static int srdma_create_qp(struct srdma_xprt *sx)
@@ -336,7 +336,7 @@ static int srdma_accept_one(struct srdma_xprt *sx)
 		return rc;
 
 	rc = rpcrdma_cm_pdata_encode(pdata, sizeof(pdata), &sx->local_pdata);
-	if (rc)
+	if (rc < 0)
 		return rc;
 	param.private_data = pdata;
 	param.private_data_len = sizeof(pdata);
@@ -377,6 +377,8 @@ struct svc_xprt *srdma_accept(struct svc_xprt *listener)
 	rc = srdma_accept_one(sx);
 	if (rc) {
 		trace_srdma_accept_err(sx, rc);
+		pr_warn_ratelimited("svcrdma: cannot accept a connection from %s: %d\n",
+				    sx->xprt.xpt_remotebuf, rc);
 		if (rc != -ENOTCONN)
 			rdma_reject(sx->cm_id, NULL, 0,
 				    IB_CM_REJ_CONSUMER_DEFINED);
