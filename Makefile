@@ -9,7 +9,8 @@
 #   make kunit           KUnit suites in the test kernel under QEMU
 #   make selftests       integration tests in QEMU guests with soft-RoCE
 #   make demo            boot guests, load the module, show what it does
-#   make bench           ours vs the stock module, median ratios (not in check)
+#   make bench           ours vs the stock module (client, then server), median
+#                        ratios (not in check)
 #   make test-kernel     build (or reuse) the cached test kernel
 
 # The running kernel's build tree when there is one, otherwise the newest
@@ -59,6 +60,7 @@ demo:
 bench:
 	scripts/install-deps.sh
 	selftests/bench/client.sh
+	selftests/bench/server.sh
 
 checkpatch:
 	selftests/lib/checkpatch.sh

@@ -319,6 +319,14 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 	sx->pd = NULL;
 }
 
+/* Refuse a connection request from outside the CM handler. */
+static void srdma_reject(struct rdma_cm_id *id)
+{
+	rdma_lock_handler(id);
+	rdma_reject(id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
+	rdma_unlock_handler(id);
+}
+
 /* Set up a queued connection and accept it.  Return: 0 or -errno. */
 static int srdma_accept_one(struct srdma_xprt *sx)
 {
@@ -344,7 +352,10 @@ static int srdma_accept_one(struct srdma_xprt *sx)
 	param.responder_resources = 0;
 	param.rnr_retry_count = 7;
 	param.retry_count = 7;
+	/* Outside the CM handler, the CM wants its handler lock held. */
+	rdma_lock_handler(sx->cm_id);
 	rc = rdma_accept(sx->cm_id, &param);
+	rdma_unlock_handler(sx->cm_id);
 	if (rc)
 		return rc;
 	trace_srdma_accept(sx);
@@ -380,8 +391,7 @@ struct svc_xprt *srdma_accept(struct svc_xprt *listener)
 		pr_warn_ratelimited("svcrdma: cannot accept a connection from %s: %d\n",
 				    sx->xprt.xpt_remotebuf, rc);
 		if (rc != -ENOTCONN)
-			rdma_reject(sx->cm_id, NULL, 0,
-				    IB_CM_REJ_CONSUMER_DEFINED);
+			srdma_reject(sx->cm_id);
 		srdma_destroy_resources(sx);
 		rdma_destroy_id(sx->cm_id);
 		srdma_xprt_discard(sx);
@@ -424,8 +434,7 @@ void srdma_free(struct svc_xprt *xprt)
 		list_for_each_entry_safe(pending, next, &sx->accept_q,
 					 accept_node) {
 			list_del(&pending->accept_node);
-			rdma_reject(pending->cm_id, NULL, 0,
-				    IB_CM_REJ_CONSUMER_DEFINED);
+			srdma_reject(pending->cm_id);
 			rdma_destroy_id(pending->cm_id);
 			srdma_xprt_discard(pending);
 		}

@@ -7,10 +7,9 @@ MiB=${DEMO_MIB:-32}
 say "I am the NFS client, 192.0.2.2, running Linux $(uname -r)."
 rxe_link eth0
 load_transport_for_demo "[ -e /proc/sys/sunrpc/rdma_max_inline_read ]" \
-	"NFS client transport (xprtrdma)" "issue #4"
+	"NFS client transport (xprtrdma)"
 wait_peer server-ready 180
-if [ "$USING" = ours ]; then which="our"; else which="the kernel's own"; fi
-say "Mounting 192.0.2.1:/ with NFSv4.2 over RDMA (port $NFS_PORT), using $which rpcrdma:"
+say "Mounting 192.0.2.1:/ with NFSv4.2 over RDMA (port $NFS_PORT), using our rpcrdma:"
 nfs_mount 4.2 192.0.2.1 /mnt
 say "  $(mount_xprt_line /mnt | sed 's/^[[:space:]]*//')"
 head -c "$((MiB * 1048576))" /dev/urandom >/tmp/data

@@ -165,6 +165,23 @@ if [ "${DEVICE_REMOVAL:-0}" = 1 ]; then
 	umount /mnt
 fi
 
+if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
+	step "NFSv4.1: the server's RDMA device is removed under a mount, then re-added"
+	nfs_mount 4.1 192.0.2.1 /mnt
+	head -c 300000 /dev/urandom >/tmp/sdev.src
+	cp /tmp/sdev.src /mnt/sdev.before && sync
+	signal_peer remove-server-device
+	wait_peer server-device-back 180
+	timeout 240 cp /tmp/sdev.src /mnt/sdev.after ||
+		fail "I/O after the server's device came back failed"
+	umount /mnt
+	nfs_mount 4.1 192.0.2.1 /mnt
+	cmp /tmp/sdev.src /mnt/sdev.before && cmp /tmp/sdev.src /mnt/sdev.after ||
+		fail "data differs across the server's device removal"
+	rm -f /mnt/sdev.before /mnt/sdev.after
+	umount /mnt
+fi
+
 # Leave files for the server to check from its side.
 nfs_mount 4.2 192.0.2.1 /mnt
 rm -f /mnt/f.*

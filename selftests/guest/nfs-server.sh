@@ -10,6 +10,11 @@ svc_stat() {
 	cat "/proc/sys/sunrpc/svc_rdma/$1"
 }
 
+# Count the events NAME (svcrdma tracepoints) recorded since the start.
+trace_count() {
+	grep -c " svcrdma_$1:" /sys/kernel/tracing/trace
+}
+
 test_begin
 rxe_link eth0
 load_our_rpcrdma "$RPCRDMA_KO"
@@ -17,6 +22,15 @@ load_our_rpcrdma "$RPCRDMA_KO"
 	fail "our module did not register its server tunables"
 grep -qw rdma /proc/sys/sunrpc/transports ||
 	fail "no rdma server transport in /proc/sys/sunrpc/transports"
+! echo 8 2>/dev/null >/proc/sys/sunrpc/svc_rdma/max_requests ||
+	fail "max_requests accepted 8, below its minimum"
+! echo 1000000 2>/dev/null >/proc/sys/sunrpc/svc_rdma/max_req_size ||
+	fail "max_req_size accepted 1000000, above its maximum"
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+for ev in accept bc_call bc_reply decode_err; do
+	echo 1 >"/sys/kernel/tracing/events/svcrdma/svcrdma_$ev/enable" ||
+		fail "no svcrdma_$ev tracepoint"
+done
 step "NFS server on 192.0.2.1 and 2001:db8::1, rdma port $NFS_PORT, our transport"
 nfs_server_start
 cat /proc/fs/nfsd/portlist
@@ -27,6 +41,15 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	nfs_server_restart 2
 	signal_peer server-restarted
 fi
+if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
+	wait_peer remove-server-device "${PEER_TIMEOUT:-600}"
+	step "removing the RDMA device under the client's mount"
+	# nfsd must let go of every connection on it: removal may not hang.
+	timeout 60 rdma link delete rxe_eth0 ||
+		fail "removing the RDMA device failed or hung"
+	rxe_link eth0
+	signal_peer server-device-back
+fi
 wait_peer client-finished "${PEER_TIMEOUT:-600}"
 step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
@@ -36,6 +59,15 @@ done
 [ "$(svc_stat rdma_stat_recv)" -gt 0 ] || fail "rdma_stat_recv did not count"
 [ "$(svc_stat rdma_stat_read)" -gt 0 ] || fail "rdma_stat_read did not count (Read chunks)"
 [ "$(svc_stat rdma_stat_write)" -gt 0 ] || fail "rdma_stat_write did not count (Write/Reply chunks)"
+echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count decode_err) decode errors"
+[ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
+case " ${NFS_VERSIONS:-4.1} " in
+*" 4.1 "* | *" 4.2 "*)
+	# NFSv4.1+ probes its backchannel (CB_NULL) over our connection.
+	[ "$(trace_count bc_call)" -gt 0 ] && [ "$(trace_count bc_reply)" -gt 0 ] ||
+		fail "no backchannel call and reply went over RDMA"
+	;;
+esac
 step "rpc.nfsd 0 closes every connection; the module unloads"
 nfs_server_stop
 unload_rpcrdma

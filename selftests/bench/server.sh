@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench (server): our server against the stock server, same stock
+# client, same two guests, one run.  The server guest swaps the two
+# modules between rounds without rebooting; the order alternates.  Prints,
+# per metric, the median over the rounds of the ratio ours/stock, and
+# writes the raw figures to build/bench/server/.
+. "$(dirname "$0")/../lib/common.sh"
+
+out=${1:-$RPCRDMA_TOP/build/bench/server}
+rm -rf "$out"
+mkdir -p "$out"
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
+"$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$out" \
+	--server-script "$RPCRDMA_TOP/selftests/guest/bench-server.sh" \
+	--client-script "$RPCRDMA_TOP/selftests/guest/bench-server-client.sh" \
+	--timeout 3000 --env "RPCRDMA_KO=$ko" --env PEER_TIMEOUT=2900 \
+	--env "BENCH_ROUNDS=${BENCH_ROUNDS:-5}" \
+	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" || exit 1
+exec python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
+	"server: ours vs stock (stock client)"

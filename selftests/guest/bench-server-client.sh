@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest "client" of make bench (server): the stock client measures
+# whichever server module the server guest has loaded (see
+# bench-server.sh).  Each measurement mounts NFSv4.2 over RDMA, runs fio
+# (sequential 1 MiB write and read, 4 KiB random read) and unmounts.
+# Results go to /out/bench.csv as "round,module,metric,value", where
+# module names the server's module.
+. "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
+. "$RPCRDMA_TOP/selftests/guest/bench-lib.sh"
+
+ROUNDS=${BENCH_ROUNDS:-5}
+
+test_begin
+rxe_link eth0
+load_stock_rpcrdma
+for round in $(seq 1 "$ROUNDS"); do
+	if [ $((round % 2)) = 1 ]; then order="ours stock"; else order="stock ours"; fi
+	for mod in $order; do
+		wait_peer "serve-$round-$mod" "${PEER_TIMEOUT:-600}"
+		step "round $round: measuring the $mod server"
+		bench_round "$round" "$mod"
+		signal_peer "measured-$round-$mod"
+	done
+done
+signal_peer client-finished
+unload_rpcrdma
+test_end

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest "client": a hostile RPC-over-RDMA peer (selftests/peer/hostile_peer.py)
+# sends malformed transport headers to the server guest while an NFSv4.2
+# mount over the stock rpcrdma keeps writing to it.  The mount's I/O must
+# survive (a background writer never fails; files written afterwards read
+# back intact) and the kernel log must stay clean.  With PEER_STRICT=1 every
+# case of the peer must pass; with PEER_STRICT=0 (a server that does not
+# follow our spec, like the stock one) only the peer's positive control
+# must, and the other results are just reported.
+. "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
+
+PEER="$RPCRDMA_TOP/selftests/peer/hostile_peer.py"
+PEER_TAP=/out/hostile-peer.tap
+
+# A direct-I/O writer on the mount, 1 MiB at a time, until /tmp/stop
+# appears; /tmp/written counts the blocks.
+start_writer() {
+	rm -f /tmp/stop
+	echo 0 >/tmp/written
+	(
+		i=0
+		while [ ! -e /tmp/stop ]; do
+			dd if=/dev/urandom of=/mnt/background bs=1M count=1 \
+				seek=$((i % 32)) conv=notrunc oflag=direct \
+				status=none || exit 1
+			i=$((i + 1))
+			echo $i >/tmp/written
+			sleep 0.2
+		done
+	) &
+	writer=$!
+}
+
+test_begin
+rxe_link eth0
+load_stock_rpcrdma
+wait_peer server-ready 120
+nfs_mount 4.2 192.0.2.1 /mnt
+mount_xprt_line /mnt
+
+step "background writer on the NFSv4.2 mount"
+start_writer
+sleep 2
+
+step "hostile peer against 192.0.2.1 port $NFS_PORT"
+before=$(cat /tmp/written)
+/usr/bin/python3 "$PEER" --server 192.0.2.1 --port "$NFS_PORT" \
+	${HOSTILE_PEER_ARGS:-} | tee "$PEER_TAP"
+peer_rc=${PIPESTATUS[0]}
+
+touch /tmp/stop
+wait "$writer" || fail "the background writer failed while the peer ran"
+after=$(cat /tmp/written)
+echo "background writer: $((after - before)) MiB while the peer ran, $after in all"
+[ "$after" -gt "$before" ] || fail "the background writer made no progress"
+
+step "the mount still works: write, remount, read back"
+write_files /mnt 1 4097 65536 1048576 8388608
+umount /mnt
+nfs_mount 4.2 192.0.2.1 /mnt
+verify_files /mnt
+rm -f /mnt/background
+umount /mnt
+
+# The server checks the same files from its side.
+cp /tmp/sums /out/client.sums
+signal_peer client-finished
+unload_rpcrdma
+test_end
+
+grep -q '^ok 1 - positive control' "$PEER_TAP" ||
+	fail "the hostile peer's first positive control failed (is the peer working?)"
+if [ "$peer_rc" != 0 ]; then
+	failed=$(grep -c '^not ok' "$PEER_TAP")
+	[ "${PEER_STRICT:-1}" = 1 ] &&
+		fail "the hostile peer: $failed case(s) failed (exit $peer_rc)"
+	echo "# hostile peer: $failed case(s) differ from our spec (PEER_STRICT=0: reported only)"
+fi
+step "clean"

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A hostile RPC-over-RDMA peer (selftests/peer/hostile_peer.py) against our
+# server while an NFSv4.2 mount (stock client) writes to it: each malformed
+# header must get the answer RFC 8166 asks for (ERR_VERS, ERR_CHUNK, or
+# silence), a peer that keeps misbehaving must be disconnected, a Read
+# chunk with a bad handle must close only that connection, and the
+# mount's I/O must carry on during and after.
+. "$(dirname "$0")/../lib/common.sh"
+
+# SERVER_SCRIPT=.../nfs-stock-server.sh runs the same peer against the
+# stock server; it does not follow RFC 8166 in every case, so there only
+# the peer's mechanics are checked (PEER_STRICT=0) and the per-case
+# results are reported.  HOSTILE_PEER_ARGS passes options to the peer
+# (e.g. "--only a,l --misbehave-count 100").
+SERVER_SCRIPT=${SERVER_SCRIPT:-$RPCRDMA_TOP/selftests/guest/nfs-server.sh}
+case "$(basename "$SERVER_SCRIPT")" in
+*stock*) strict=0 ;;
+*) strict=1 ;;
+esac
+
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
+exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
+	--server-script "$SERVER_SCRIPT" \
+	--client-script "$RPCRDMA_TOP/selftests/guest/hostile-peer-client.sh" \
+	--timeout 600 --env "RPCRDMA_KO=$ko" \
+	--client-env "PEER_STRICT=${PEER_STRICT:-$strict}" \
+	${HOSTILE_PEER_ARGS:+--client-env "HOSTILE_PEER_ARGS=$HOSTILE_PEER_ARGS"}
