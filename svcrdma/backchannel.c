@@ -62,9 +62,7 @@ static int srdma_bc_send_request(struct rpc_rqst *rqst)
 	sc = srdma_send_get(sx);
 	if (!sc)
 		return -ENOMEM;
-	xdr_buf_init(&hbuf, sc->hdr_buf, SRDMA_MAX_HDR_SIZE);
-	hbuf.head[0].iov_len = 0;
-	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
+	srdma_send_hdr_stream(sc, &xdr, &hbuf);
 	err = rpcrdma_encode_fixed(&xdr, rqst->rq_xid, SRDMA_BC_REQUESTS,
 				   RPCRDMA_MSG);
 	p = xdr_reserve_space(&xdr, 3 * XDR_UNIT);	/* no chunks */

@@ -170,6 +170,20 @@ out_put:
 	return err;
 }
 
+/**
+ * srdma_send_hdr_stream - start encoding a transport header
+ * @sc: Send context whose header buffer is encoded into
+ * @xdr: stream to initialise
+ * @hbuf: buffer descriptor for @xdr (lives as long as @xdr)
+ */
+void srdma_send_hdr_stream(struct srdma_send *sc, struct xdr_stream *xdr,
+			   struct xdr_buf *hbuf)
+{
+	xdr_buf_init(hbuf, sc->hdr_buf, SRDMA_MAX_HDR_SIZE);
+	hbuf->head[0].iov_len = 0;
+	xdr_init_encode(xdr, hbuf, NULL, NULL);
+}
+
 /* Map a header alone, or a header and a small message copied after it. */
 static int srdma_send_build_copy(struct srdma_send *sc, unsigned int hdr_len,
 				 const struct xdr_buf *msg)
@@ -202,9 +216,7 @@ int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err)
 	sc = srdma_send_get(sx);
 	if (!sc)
 		return -ENOMEM;
-	xdr_buf_init(&hbuf, sc->hdr_buf, SRDMA_MAX_HDR_SIZE);
-	hbuf.head[0].iov_len = 0;
-	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
+	srdma_send_hdr_stream(sc, &xdr, &hbuf);
 	rc = rpcrdma_encode_error(&xdr, xid, sx->max_requests, err);
 	if (!rc)
 		rc = srdma_send_build_copy(sc, xdr_stream_pos(&xdr), NULL);
@@ -315,9 +327,7 @@ static int srdma_reply_encode(struct srdma_xprt *sx, struct srdma_send *sc,
 	__be32 *p;
 	int err;
 
-	xdr_buf_init(&hbuf, sc->hdr_buf, SRDMA_MAX_HDR_SIZE);
-	hbuf.head[0].iov_len = 0;
-	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
+	srdma_send_hdr_stream(sc, &xdr, &hbuf);
 	err = rpcrdma_encode_fixed(&xdr, rc->hdr.xid, sx->max_requests,
 				   rp->nomsg ? RPCRDMA_NOMSG : RPCRDMA_MSG);
 	if (err)

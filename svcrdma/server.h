@@ -314,6 +314,8 @@ void srdma_sq_release(struct srdma_xprt *sx, unsigned int n);
 struct srdma_send *srdma_send_get(struct srdma_xprt *sx);
 void srdma_send_put(struct srdma_send *sc);
 void srdma_send_destroy_all(struct srdma_xprt *sx);
+void srdma_send_hdr_stream(struct srdma_send *sc, struct xdr_stream *xdr,
+			   struct xdr_buf *hbuf);
 int srdma_send_post(struct srdma_send *sc);
 int srdma_sendto(struct svc_rqst *rqstp);
 int srdma_result_payload(struct svc_rqst *rqstp, unsigned int offset,

@@ -22,6 +22,37 @@ long_target() {
 	echo "${t}end"
 }
 
+# The transport must let go of the device (removal may not hang), and
+# the mount reconnects on the new one.
+remove_client_device() {
+	timeout 60 rdma link delete rxe_eth0 ||
+		fail "removing the RDMA device under a mount failed or hung"
+	rxe_link eth0
+}
+
+remove_server_device() {
+	signal_peer remove-server-device
+	wait_peer server-device-back 180
+}
+
+# survive_device_loss VERS ACTION: a file written before ACTION (which
+# takes an RDMA device away and brings it back) and one written after it
+# must both read back intact after a remount.
+survive_device_loss() {
+	nfs_mount "$1" 192.0.2.1 /mnt
+	head -c 300000 /dev/urandom >/tmp/dev.src
+	cp /tmp/dev.src /mnt/dev.before && sync
+	"$2"
+	timeout 240 cp /tmp/dev.src /mnt/dev.after ||
+		fail "I/O after the device came back failed"
+	umount /mnt
+	nfs_mount "$1" 192.0.2.1 /mnt
+	cmp /tmp/dev.src /mnt/dev.before && cmp /tmp/dev.src /mnt/dev.after ||
+		fail "data differs across the device removal"
+	rm -f /mnt/dev.before /mnt/dev.after
+	umount /mnt
+}
+
 test_begin
 rxe_link eth0
 if [ "${CLIENT_MODULE:-ours}" = stock ]; then
@@ -147,39 +178,12 @@ fi
 
 if [ "${DEVICE_REMOVAL:-0}" = 1 ]; then
 	step "NFSv4.2: the RDMA device is removed under a mount, then re-added"
-	nfs_mount 4.2 192.0.2.1 /mnt
-	head -c 300000 /dev/urandom >/tmp/dev.src
-	cp /tmp/dev.src /mnt/dev.before && sync
-	# The transport must let go of the device: removal may not hang.
-	timeout 60 rdma link delete rxe_eth0 ||
-		fail "removing the RDMA device under a mount failed or hung"
-	rxe_link eth0
-	# The mount reconnects on the new device and carries on.
-	timeout 180 cp /tmp/dev.src /mnt/dev.after ||
-		fail "I/O after the device came back failed"
-	umount /mnt
-	nfs_mount 4.2 192.0.2.1 /mnt
-	cmp /tmp/dev.src /mnt/dev.before && cmp /tmp/dev.src /mnt/dev.after ||
-		fail "data differs across the device removal"
-	rm -f /mnt/dev.before /mnt/dev.after
-	umount /mnt
+	survive_device_loss 4.2 remove_client_device
 fi
 
 if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
 	step "NFSv4.1: the server's RDMA device is removed under a mount, then re-added"
-	nfs_mount 4.1 192.0.2.1 /mnt
-	head -c 300000 /dev/urandom >/tmp/sdev.src
-	cp /tmp/sdev.src /mnt/sdev.before && sync
-	signal_peer remove-server-device
-	wait_peer server-device-back 180
-	timeout 240 cp /tmp/sdev.src /mnt/sdev.after ||
-		fail "I/O after the server's device came back failed"
-	umount /mnt
-	nfs_mount 4.1 192.0.2.1 /mnt
-	cmp /tmp/sdev.src /mnt/sdev.before && cmp /tmp/sdev.src /mnt/sdev.after ||
-		fail "data differs across the server's device removal"
-	rm -f /mnt/sdev.before /mnt/sdev.after
-	umount /mnt
+	survive_device_loss 4.1 remove_server_device
 fi
 
 # Leave files for the server to check from its side.

@@ -31,6 +31,9 @@ for ev in accept bc_call bc_reply decode_err; do
 	echo 1 >"/sys/kernel/tracing/events/svcrdma/svcrdma_$ev/enable" ||
 		fail "no svcrdma_$ev tracepoint"
 done
+for ev in nfsd_cb_setup nfsd_cb_setup_err nfsd_cb_probe nfsd_cb_state; do
+	echo 1 >"/sys/kernel/tracing/events/nfsd/$ev/enable" 2>/dev/null
+done
 step "NFS server on 192.0.2.1 and 2001:db8::1, rdma port $NFS_PORT, our transport"
 nfs_server_start
 cat /proc/fs/nfsd/portlist
@@ -65,7 +68,8 @@ case " ${NFS_VERSIONS:-4.1} " in
 *" 4.1 "* | *" 4.2 "*)
 	# NFSv4.1+ probes its backchannel (CB_NULL) over our connection.
 	[ "$(trace_count bc_call)" -gt 0 ] && [ "$(trace_count bc_reply)" -gt 0 ] ||
-		fail "no backchannel call and reply went over RDMA"
+		{ grep -E 'nfsd_cb|svcrdma_bc' /sys/kernel/tracing/trace | tail -20
+		  fail "no backchannel call and reply went over RDMA"; }
 	;;
 esac
 step "rpc.nfsd 0 closes every connection; the module unloads"
