@@ -186,6 +186,26 @@ if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
 	survive_device_loss 4.1 remove_server_device
 fi
 
+if [ "${DELEG_RECALL:-0}" = 1 ]; then
+	step "NFSv4.1: a read delegation recalled over the backchannel"
+	nfs_mount 4.1 192.0.2.1 /mnt
+	echo "before the recall" >/mnt/deleg
+	umount /mnt
+	nfs_mount 4.1 192.0.2.1 /mnt
+	# An open for reading gets a read delegation; the server's own
+	# write to the file then makes nfsd recall it (CB_RECALL).
+	exec 3</mnt/deleg
+	signal_peer delegation-held
+	wait_peer delegation-recalled 120
+	exec 3<&-
+	umount /mnt
+	nfs_mount 4.1 192.0.2.1 /mnt
+	[ "$(tail -n 1 /mnt/deleg)" = "written by the server" ] ||
+		fail "the server's write after the recall is not visible"
+	rm -f /mnt/deleg
+	umount /mnt
+fi
+
 # Leave files for the server to check from its side.
 nfs_mount 4.2 192.0.2.1 /mnt
 rm -f /mnt/f.*

@@ -31,7 +31,7 @@ for ev in accept bc_call bc_reply decode_err; do
 	echo 1 >"/sys/kernel/tracing/events/svcrdma/svcrdma_$ev/enable" ||
 		fail "no svcrdma_$ev tracepoint"
 done
-for ev in nfsd_cb_setup nfsd_cb_setup_err nfsd_cb_probe nfsd_cb_state; do
+for ev in nfsd_cb_setup nfsd_cb_setup_err nfsd_cb_new_state nfsd_cb_recall; do
 	echo 1 >"/sys/kernel/tracing/events/nfsd/$ev/enable" 2>/dev/null
 done
 step "NFS server on 192.0.2.1 and 2001:db8::1, rdma port $NFS_PORT, our transport"
@@ -53,6 +53,13 @@ if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
 	rxe_link eth0
 	signal_peer server-device-back
 fi
+if [ "${DELEG_RECALL:-0}" = 1 ]; then
+	wait_peer delegation-held "${PEER_TIMEOUT:-600}"
+	step "writing a file the client holds a read delegation on"
+	timeout 60 sh -c "echo 'written by the server' >>$EXPORT/deleg" ||
+		fail "the server's write to a delegated file did not finish"
+	signal_peer delegation-recalled
+fi
 wait_peer client-finished "${PEER_TIMEOUT:-600}"
 step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
@@ -64,14 +71,12 @@ done
 [ "$(svc_stat rdma_stat_write)" -gt 0 ] || fail "rdma_stat_write did not count (Write/Reply chunks)"
 echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count decode_err) decode errors"
 [ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
-case " ${NFS_VERSIONS:-4.1} " in
-*" 4.1 "* | *" 4.2 "*)
-	# NFSv4.1+ probes its backchannel (CB_NULL) over our connection.
+if [ "${DELEG_RECALL:-0}" = 1 ]; then
+	# The recall (CB_RECALL) went to the client over our connection.
 	[ "$(trace_count bc_call)" -gt 0 ] && [ "$(trace_count bc_reply)" -gt 0 ] ||
 		{ grep -E 'nfsd_cb|svcrdma_bc' /sys/kernel/tracing/trace | tail -20
 		  fail "no backchannel call and reply went over RDMA"; }
-	;;
-esac
+fi
 step "rpc.nfsd 0 closes every connection; the module unloads"
 nfs_server_stop
 unload_rpcrdma

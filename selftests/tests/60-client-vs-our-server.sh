@@ -4,13 +4,14 @@
 # v4.1 and v4.2, inline-threshold sizes, Long Call, Long Reply, IPv6,
 # fio verify, nfsd restarted during a write, the client's RDMA device
 # removed under a mount (a client disconnect in the middle of I/O), then
-# the server's device removed under a mount.
+# the server's device removed under a mount, a read delegation recalled
+# over the backchannel.
 . "$(dirname "$0")/../lib/common.sh"
 
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
-	--timeout 700 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 \
+	--timeout 700 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 --env DELEG_RECALL=1 \
 	--env DEVICE_REMOVAL=1 --env SERVER_DEVICE_REMOVAL=1 \
 	${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
