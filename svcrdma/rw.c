@@ -63,11 +63,11 @@ static bool srdma_next_piece(struct srdma_piece_iter *it, struct page **page,
  *
  * Return: the prepared context (DMA mapped), or an ERR_PTR().
  */
-struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
-				 const struct xdr_buf *xdr,
-				 unsigned int offset, unsigned int len,
-				 const struct rpcrdma_segment *seg,
-				 enum dma_data_direction dir)
+static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
+					const struct xdr_buf *xdr,
+					unsigned int offset, unsigned int len,
+					const struct rpcrdma_segment *seg,
+					enum dma_data_direction dir)
 {
 	struct srdma_piece_iter it = { xdr, offset, offset + len };
 	unsigned int nents = 0, off, n;
@@ -113,7 +113,7 @@ out_free:
  * @sx: the connection
  * @rw: context whose work requests completed or were never posted
  */
-void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
+static void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
 {
 	rdma_rw_ctx_destroy(&rw->ctx, sx->qp, sx->port_num, rw->sgt.sgl,
 			    rw->nents, rw->dir);

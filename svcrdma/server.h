@@ -292,12 +292,6 @@ void srdma_peer_error(struct srdma_xprt *sx, __be32 xid,
 		      enum rpcrdma_wire_err err);
 
 /* rw.c */
-struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
-				 const struct xdr_buf *xdr,
-				 unsigned int offset, unsigned int len,
-				 const struct rpcrdma_segment *seg,
-				 enum dma_data_direction dir);
-void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw);
 int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   const struct xdr_buf *xdr, unsigned int offset,
 		   unsigned int len, const struct rpcrdma_chunk *chunk,
