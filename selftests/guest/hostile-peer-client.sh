@@ -42,9 +42,15 @@ step "background writer on the NFSv4.2 mount"
 start_writer
 sleep 2
 
+# The peer's Read chunk case writes into this file with NFSv4 WRITEs of
+# its own, and saves what the file must then hold.
+: >/mnt/peer-chunks
+rm -f /tmp/peer-chunks.expected
+
 step "hostile peer against 192.0.2.1 port $NFS_PORT"
 before=$(cat /tmp/written)
 /usr/bin/python3 "$PEER" --server 192.0.2.1 --port "$NFS_PORT" \
+	--chunk-file peer-chunks --chunk-expect /tmp/peer-chunks.expected \
 	${HOSTILE_PEER_ARGS:-} | tee "$PEER_TAP"
 peer_rc=${PIPESTATUS[0]}
 
@@ -59,7 +65,12 @@ write_files /mnt 1 4097 65536 1048576 8388608
 umount /mnt
 nfs_mount 4.2 192.0.2.1 /mnt
 verify_files /mnt
-rm -f /mnt/background
+if [ -e /tmp/peer-chunks.expected ]; then
+	cmp /mnt/peer-chunks /tmp/peer-chunks.expected ||
+		fail "the file the peer wrote through two Read chunks differs on the mount"
+	echo "the peer's Read chunk WRITEs read back intact through the mount"
+fi
+rm -f /mnt/background /mnt/peer-chunks
 umount /mnt
 
 # The server checks the same files from its side.

@@ -27,12 +27,12 @@ grep -qw rdma /proc/sys/sunrpc/transports ||
 ! echo 1000000 2>/dev/null >/proc/sys/sunrpc/svc_rdma/max_req_size ||
 	fail "max_req_size accepted 1000000, above its maximum"
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
-for ev in accept bc_call bc_reply decode_err; do
+for ev in accept bc_call bc_reply decode_err send_error reply_too_big close; do
 	echo 1 >"/sys/kernel/tracing/events/svcrdma/svcrdma_$ev/enable" ||
 		fail "no svcrdma_$ev tracepoint"
 done
 for ev in nfsd_cb_setup nfsd_cb_setup_err nfsd_cb_new_state nfsd_cb_recall; do
-	echo 1 >"/sys/kernel/tracing/events/nfsd/$ev/enable" 2>/dev/null
+	echo 1 2>/dev/null >"/sys/kernel/tracing/events/nfsd/$ev/enable"
 done
 step "NFS server on 192.0.2.1 and 2001:db8::1, rdma port $NFS_PORT, our transport"
 nfs_server_start
@@ -61,6 +61,8 @@ if [ "${DELEG_RECALL:-0}" = 1 ]; then
 	signal_peer delegation-recalled
 fi
 wait_peer client-finished "${PEER_TIMEOUT:-600}"
+# Kept with the logs: what the server saw (see the events enabled above).
+cp /sys/kernel/tracing/trace /out/server-trace.txt
 step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
 for s in recv read write sq_prod rq_prod; do

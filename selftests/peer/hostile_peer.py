@@ -83,9 +83,24 @@ ACCEPT_SUCCESS = 0
 AUTH_NONE = 0
 NFS_PROGRAM = 100003
 NULLPROC = 0
+AUTH_SYS = 1
 
-# A handle this peer never registers.  None of the peer's memory allows
-# remote access anyway: any RDMA Read or Write the server aims at it fails.
+# NFSv4.0 (RFC 7530) COMPOUND, for the case with several Read chunks.
+NFS4_VERSION = 4
+NFS4PROC_COMPOUND = 1
+OP_LOOKUP = 15
+OP_PUTROOTFH = 24
+OP_READ = 25
+OP_WRITE = 38
+FILE_SYNC4 = 2
+NFS4_OK = 0
+NFS4ERR_DELAY = 10008
+NFS4ERR_GRACE = 10013
+ANONYMOUS_STATEID = bytes(16)   # seqid 0, "other" all zeroes
+
+# A handle this peer never registers.  Apart from the buffer of the Read
+# chunk case (remote read only), none of the peer's memory allows remote
+# access: any RDMA Read or Write the server aims at it fails.
 BOGUS_HANDLE = 0xbad0bad0
 BOGUS_OFFSET = 0x10000
 
@@ -195,6 +210,82 @@ def long_call_bogus_handle(xid, args):
     length = len(rpc_null_call(xid, args))
     read_list = xdr(1, 0, BOGUS_HANDLE, length) + xdr_hyper(BOGUS_OFFSET) + xdr(0)
     return [transport_header(xid, RDMA_NOMSG, args) + read_list + xdr(0, 0)]
+
+
+def xdr_opaque(data):
+    """An XDR variable-length opaque: length, bytes, zero pad."""
+    return xdr(len(data)) + data + bytes(-len(data) % 4)
+
+
+def auth_sys_cred():
+    """AUTH_SYS credentials of root (the test export has no_root_squash)."""
+    body = xdr(0) + xdr_opaque(b'hostile-peer') + xdr(0, 0, 0)
+    return xdr(AUTH_SYS) + xdr_opaque(body)
+
+
+def rpc_compound_call(xid):
+    """The RPC call header of an NFSv4 COMPOUND, AUTH_SYS."""
+    return (xdr(xid, RPC_CALL, RPC_VERSION, NFS_PROGRAM, NFS4_VERSION,
+                NFS4PROC_COMPOUND) + auth_sys_cred() + xdr(AUTH_NONE, 0))
+
+
+def compound_args(ops):
+    """COMPOUND4args, minor version 0, empty tag; OPS are encoded ops."""
+    return xdr(0, 0, len(ops)) + b''.join(ops)
+
+
+def op_lookups(path):
+    """PUTROOTFH, then one LOOKUP per component of PATH."""
+    ops = [xdr(OP_PUTROOTFH)]
+    for name in path.strip('/').split('/'):
+        ops.append(xdr(OP_LOOKUP) + xdr_opaque(name.encode()))
+    return ops
+
+
+class ReadChunk:
+    """Marks data that travels in a Read chunk made of SEGMENTS (their
+    lengths), not inline."""
+
+    def __init__(self, data, segments=None):
+        self.data = data
+        self.segments = segments or [len(data)]
+        assert sum(self.segments) == len(data)
+
+
+def op_write_chunk(offset, chunk):
+    """WRITE (anonymous stateid, FILE_SYNC4) whose data is CHUNK: the
+    inline part is the data's length; the bytes come in the Read chunk."""
+    return [xdr(OP_WRITE) + ANONYMOUS_STATEID + xdr_hyper(offset) +
+            xdr(FILE_SYNC4, len(chunk.data)), chunk]
+
+
+def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable):
+    """An RDMA_MSG carrying RPC_PARTS (bytes, and ReadChunks whose data
+    item is moved out of the inline part, RFC 8166 section 3.4.5).  The
+    chunks' data is placed in READABLE, the peer's remotely readable
+    memory; a chunk's position is the XDR offset of its data item in the
+    whole RPC message, and neither the inline part nor the chunk carries
+    the item's XDR pad."""
+    inline, read_list, position, offset = b'', b'', 0, 0
+    for part in rpc_parts:
+        if isinstance(part, bytes):
+            inline += part
+            position += len(part)
+            continue
+        readable.write(part.data, offset)
+        for length in part.segments:
+            read_list += (xdr(1, position, readable.rkey, length) +
+                          xdr_hyper(readable.addr(offset)))
+            offset += length
+        offset = (offset + 63) & ~63
+        position += len(part.data) + (-len(part.data) % 4)
+    return [transport_header(xid, RDMA_MSG, args) + read_list + xdr(0) +
+            xdr(0, 0) + inline]
+
+
+def test_pattern(length, seed):
+    """LENGTH bytes that differ from any other (length, seed) pattern."""
+    return bytes((i * 7 + seed + (i >> 8)) & 0xff for i in range(length))
 
 
 # ---------------------------------------------------------------------------
@@ -391,6 +482,63 @@ class ServerCloses:
         return None
 
 
+class XdrReader:
+    """Reads XDR items from DATA (bytes); raises IndexError or
+    struct.error at the end."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def u32(self):
+        value, = struct.unpack_from('>I', self.data, self.pos)
+        self.pos += 4
+        return value
+
+    def opaque(self, length=None):
+        if length is None:
+            length = self.u32()
+        if self.pos + length > len(self.data):
+            raise IndexError('opaque runs past the end')
+        value = self.data[self.pos:self.pos + length]
+        self.pos += length + (-length % 4)
+        return value
+
+
+def compound_results(data, xid):
+    """Parse an inline RDMA_MSG carrying the reply to COMPOUND call XID.
+    Returns (status, [(op, op status, reader positioned at the op's
+    result)]), or raises ValueError saying what is wrong."""
+    w = words(data[:28])
+    if len(w) < 7 or w[3] != RDMA_MSG or w[4:7] != [0, 0, 0]:
+        raise ValueError('not an inline RDMA_MSG: ' + describe_message(data))
+    if w[0] != xid:
+        raise ValueError('transport xid %#x, not %#x' % (w[0], xid))
+    problem = check_rpc_accepted(words(data[28:]), xid)
+    if problem:
+        raise ValueError(problem)
+    r = XdrReader(data)
+    r.pos = 28 + 16             # xid, msg_type, reply_stat, verifier flavor
+    r.opaque()                  # verifier body
+    r.u32()                     # accept_stat, checked above
+    status = r.u32()
+    r.opaque()                  # tag
+    results = []
+    try:
+        for _ in range(r.u32()):
+            op, op_status = r.u32(), r.u32()
+            results.append((op, op_status, r))
+            if op_status != NFS4_OK:
+                break
+            if op == OP_WRITE:
+                results[-1] = (op, op_status, XdrReader(r.opaque(16)))
+            elif op == OP_READ:
+                eof = r.u32()
+                results[-1] = (op, op_status, (eof, r.opaque()))
+    except (IndexError, struct.error) as err:
+        raise ValueError('COMPOUND reply cut short: %s' % err)
+    return status, results
+
+
 RPC_NULL_REPLY = RpcNullReply()
 ERR_CHUNK_REPLY = RdmaError(ERR_CHUNK)
 ERR_VERS_REPLY = RdmaError(ERR_VERS, low=1, high=1)
@@ -414,6 +562,96 @@ class Case:
     expect: tuple
     connection: str = SHARED
     control_after: bool = False
+    action: Callable = None     # runs the case itself: (runner, conn, xid)
+
+
+# Bytes per READ when the Read chunk case reads its file back.
+READ_PIECE = 512
+
+# How long a COMPOUND answered NFS4ERR_DELAY or NFS4ERR_GRACE is retried.
+NFS4_RETRY_SECONDS = 40
+
+
+def compound_call(runner, conn, xid, rpc_parts, label):
+    """Send one COMPOUND (RPC_PARTS as for rdma_msg_with_read_chunks), and
+    retry it while the server says NFS4ERR_DELAY or NFS4ERR_GRACE.
+    Returns (results, None) or (None, why it failed)."""
+    deadline = time.monotonic() + NFS4_RETRY_SECONDS
+    while True:
+        for stray in conn.drain():
+            runner.note('unasked message before this call: ' + describe_message(stray))
+        parts = [rpc_compound_call(xid) + rpc_parts[0]] + rpc_parts[1:]
+        for message in rdma_msg_with_read_chunks(xid, runner.args, parts,
+                                                 conn.readable()):
+            if not conn.send(message):
+                break
+        event = conn.next_event(runner.args.timeout)
+        runner.note('%s: %s' % (label, describe(event)))
+        if not isinstance(event, Message):
+            return None, 'expected a COMPOUND reply, got ' + describe(event, False)
+        try:
+            status, results = compound_results(event.data, xid)
+        except ValueError as err:
+            return None, str(err)
+        if status in (NFS4ERR_DELAY, NFS4ERR_GRACE) and time.monotonic() < deadline:
+            time.sleep(1)
+            xid += 1
+            continue
+        if status != NFS4_OK:
+            return None, 'COMPOUND status %d (op %d)' % (status, results[-1][0])
+        return results, None
+
+
+def several_read_chunks(runner, conn, xid):
+    """An NFSv4.0 COMPOUND whose two WRITEs carry their data in two Read
+    chunks at two positions: the first chunk's length is not a multiple
+    of four (so the server must insert the XDR pad, RFC 8166 section
+    3.4.5.2) and the second chunk has two segments.  The server must
+    write both, and a READ must return exactly those bytes."""
+    first = ReadChunk(test_pattern(1301, 1))
+    second = ReadChunk(test_pattern(1500, 2), segments=[1000, 500])
+    expected = first.data + second.data
+    lookups = op_lookups(runner.args.chunk_file)
+    ops = (lookups + op_write_chunk(0, first) +
+           op_write_chunk(len(first.data), second) + [xdr(OP_PUTROOTFH)])
+    parts = [xdr(0, 0, len(lookups) + 3)]    # tag, minor version, op count
+    for op in ops:
+        if isinstance(op, bytes) and isinstance(parts[-1], bytes):
+            parts[-1] += op
+        else:
+            parts.append(op)
+    results, why = compound_call(runner, conn, xid, parts,
+                                 'COMPOUND with two Read chunks received')
+    if why:
+        return why
+    writes = [r for op, _, r in results if op == OP_WRITE]
+    counts = [w.u32() for w in writes]
+    if counts != [len(first.data), len(second.data)]:
+        return 'WRITE counts %s, expected [1301, 1500]' % counts
+    if runner.args.chunk_expect:
+        with open(runner.args.chunk_expect, 'wb') as f:
+            f.write(expected)
+
+    # The READ replies must fit inline: pyverbs 44 does not deliver our
+    # connection private data, so the server keeps RFC 8797's default
+    # 1024-byte inline size for this peer.
+    data, eof = b'', 0
+    while not eof and len(data) < len(expected) + READ_PIECE:
+        read = lookups + [xdr(OP_READ) + ANONYMOUS_STATEID +
+                          xdr_hyper(len(data)) + xdr(READ_PIECE)]
+        results, why = compound_call(runner, conn, xid + 0x100 + len(data),
+                                     [compound_args(read)],
+                                     'then READ at %d received' % len(data))
+        if why:
+            return 'READ after the WRITEs: ' + why
+        eof, piece = results[-1][2]
+        data += piece
+        if not piece and not eof:
+            return 'READ at %d returned nothing before the end' % len(data)
+    if data != expected:
+        return ('READ returned %d bytes that differ from the %d written'
+                % (len(data), len(expected)))
+    return None
 
 
 CASES = [
@@ -441,6 +679,9 @@ CASES = [
          bogus_reply_chunk, (RPC_NULL_REPLY,), control_after=True),
     Case('a', 'positive control again on the same connection',
          null_call, (RPC_NULL_REPLY,)),
+    Case('n', 'NFSv4 COMPOUND whose two WRITEs come in two Read chunks '
+         '(one unaligned, one of two segments), then READ them back',
+         None, (), action=several_read_chunks),
     Case('l', 'flood of malformed headers (procedure 7) gets the peer '
          'disconnected',
          unknown_proc_flood, (ServerCloses(tolerate=ERR_CHUNK_REPLY),), OWN),
@@ -454,7 +695,8 @@ CASES = [
 # One RC connection: RDMA-CM (asynchronous, on an event channel of its own)
 # sets it up; the QP, CQ and memory are the peer's own, so that every work
 # request carries an id.  One registered buffer holds the receive slots,
-# then the send slots.  No memory is registered for remote access.
+# then the send slots.  Only the Read chunk case registers memory for
+# remote access (RemoteReadable).
 
 RECV_COUNT = 16
 SEND_SLOTS = 64
@@ -525,6 +767,22 @@ def describe_private_data(data):
             (version, flags, (send + 1) * 1024, (recv + 1) * 1024))
 
 
+class RemoteReadable:
+    """A buffer registered for remote read: where Read chunks point."""
+    SIZE = 65536
+
+    def __init__(self, pd):
+        self.mr = MR(pd, self.SIZE,
+                     e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_READ)
+        self.rkey = self.mr.rkey
+
+    def write(self, data, offset):
+        self.mr.write(data, len(data), offset)
+
+    def addr(self, offset):
+        return self.mr.buf + offset
+
+
 class Connection:
     def __init__(self, args):
         self.args = args
@@ -537,6 +795,7 @@ class Connection:
         self.next_send_slot = 0
         self.server_private = b''
         self.ai = self.pd = self.cq = self.qp = self.mr = None
+        self.remote_mr = None
         self.channel, self.channel_fd = open_event_channel()
         self.cmid = CMID(creator=self.channel, port_space=ce.RDMA_PS_TCP)
         try:
@@ -580,9 +839,19 @@ class Connection:
         self.qp = QP(self.pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=self.cq,
                                          rcq=self.cq, cap=cap))
         attr, mask = self.cmid.init_qp_attr(e.IBV_QPS_INIT)
-        self.qp.modify(attr, mask)
+        # RDMA-CM grants no remote access at INIT; the Read chunk case
+        # needs the server's RDMA Reads to be allowed (the MR decides
+        # which memory they may touch).
+        attr.qp_access_flags = e.IBV_ACCESS_REMOTE_READ
+        self.qp.modify(attr, mask | e.IBV_QP_ACCESS_FLAGS)
         self.mr = MR(self.pd, RECV_COUNT * self.recv_size + SEND_SLOTS * SEND_SIZE,
                      e.IBV_ACCESS_LOCAL_WRITE)
+
+    def readable(self):
+        """Memory the server may RDMA Read (registered on first use)."""
+        if self.remote_mr is None:
+            self.remote_mr = RemoteReadable(self.pd)
+        return self.remote_mr
 
     def describe_server(self):
         return '%s port %d, server private data: %s' % (
@@ -746,8 +1015,9 @@ class Connection:
                 self.wait_cm_disconnect(2)
             except PyverbsError:
                 pass
-        for obj in (self.qp, self.mr, self.cq, self.pd, self.cmid, self.ai,
-                    self.channel):
+        remote = self.remote_mr.mr if self.remote_mr else None
+        for obj in (self.qp, self.mr, remote, self.cq, self.pd, self.cmid,
+                    self.ai, self.channel):
             if obj is not None:
                 try:
                     obj.close()
@@ -848,7 +1118,11 @@ class Runner:
             self.report(number, case, 'cannot connect: %s' % err)
             return
         try:
-            why = self.exchange(conn, case.build(xid, self.args), case.expect, xid)
+            if case.action:
+                why = case.action(self, conn, xid)
+            else:
+                why = self.exchange(conn, case.build(xid, self.args),
+                                    case.expect, xid)
             if case.control_after:
                 control = self.control(conn, xid | CONTROL_XID)
                 if control:
@@ -906,6 +1180,11 @@ def parse_args():
                         help='offer to accept Send With Invalidate (RFC 8797 flag)')
     parser.add_argument('--nfs-version', type=int, default=3,
                         help='NFS version of the NULL calls (default 3)')
+    parser.add_argument('--chunk-file', default='peer-chunks',
+                        help='path below the NFSv4 root of an existing, writable '
+                             'file for the Read chunk case (default peer-chunks)')
+    parser.add_argument('--chunk-expect', default=None,
+                        help='write what that file must hold afterwards here')
     parser.add_argument('--only', type=lambda s: set(s.split(',')), default=None,
                         help='comma-separated case letters to run (default all)')
     return parser.parse_args()
