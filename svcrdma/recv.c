@@ -311,27 +311,108 @@ static int srdma_read_post_wait(struct srdma_xprt *sx, struct list_head *rws)
 }
 
 /*
- * Rebuild the Call from its inline part and its Read chunks, in
- * rq_pages: inline bytes are copied, chunk data is read in place, and a
- * chunk whose length is not a multiple of four is followed by zero pad
- * (RFC 8166 section 3.4.5: the pad travels neither inline nor in the
- * chunk).  Read positions are checked by the codec.
+ * One Read chunk carrying a data item of an inline Call (an NFS WRITE):
+ * rq_arg's head and tail stay in the Receive buffer on either side of
+ * the chunk's position, and the chunk is read to the start of rq_pages,
+ * followed by its XDR pad.  Nothing is copied and the payload starts on
+ * a page boundary, where the upper layer can use whole pages.
  */
-static int srdma_arg_read_chunks(struct srdma_xprt *sx,
-				 struct svc_rqst *rqstp, struct srdma_recv *rc)
+static int srdma_arg_data_item(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			       struct srdma_recv *rc, struct list_head *rws)
 {
-	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
-	const void *inl = rc->buf + rc->hdr.hdr_len;
-	unsigned int inline_len = rc->hdr.proc == RPCRDMA_NOMSG ?
-				  0 : rc->hdr.inline_len;
+	const struct rpcrdma_chunk *c = &rc->hdr.lists.read[0];
+	void *inl = rc->buf + rc->hdr.hdr_len;
+	unsigned int inline_len = rc->hdr.inline_len;
 	struct xdr_buf *arg = &rqstp->rq_arg;
-	unsigned int i, pos = 0, used = 0, npages, bytes = 0;
 	struct xdr_buf dst = {};
-	LIST_HEAD(rws);
-	u64 total = inline_len;
+	unsigned int len, npages;
 	int err;
 
-	for (i = 0; i < cl->nr_read_chunks; i++)
+	if (c->position > inline_len)
+		return -EINVAL;
+	if ((u64)xdr_align_size((u64)c->length) + inline_len >
+	    sx->xprt.xpt_server->sv_max_mesg)
+		return -EMSGSIZE;
+	len = xdr_align_size(c->length);
+	npages = DIV_ROUND_UP(len, PAGE_SIZE);
+
+	dst.pages = rqstp->rq_pages;
+	dst.page_len = len;
+	dst.len = len;
+	dst.buflen = npages << PAGE_SHIFT;
+	err = srdma_rw_chunk(sx, rws, &dst, 0, c->length, c, 0,
+			     DMA_FROM_DEVICE);
+	if (err)
+		return err;
+	srdma_copy_to_pages(rqstp->rq_pages, c->length, NULL,
+			    xdr_pad_size(c->length));
+	err = srdma_read_post_wait(sx, rws);
+	if (err)
+		return err;
+
+	arg->head[0].iov_base = inl;
+	arg->head[0].iov_len = c->position;
+	arg->pages = rqstp->rq_pages;
+	arg->page_base = 0;
+	arg->page_len = len;
+	arg->tail[0].iov_base = inl + c->position;
+	arg->tail[0].iov_len = inline_len - c->position;
+	arg->len = inline_len + len;
+	arg->buflen = arg->len;
+	rqstp->rq_respages = rqstp->rq_pages + npages;
+	rqstp->rq_next_page = rqstp->rq_respages + 1;
+	return 0;
+}
+
+/*
+ * Put @len bytes of the reduced Payload stream, from offset @from, at
+ * byte @pos of @dst: copied from the inline part, or, in a Long Call,
+ * RDMA Read from the position-zero chunk @call.
+ */
+static int srdma_arg_fill(struct srdma_xprt *sx, struct list_head *rws,
+			  const struct xdr_buf *dst, unsigned int pos,
+			  const struct rpcrdma_chunk *call, const void *inl,
+			  unsigned int from, unsigned int len)
+{
+	if (!len)
+		return 0;
+	if (call)
+		return srdma_rw_chunk(sx, rws, dst, pos, len, call, from,
+				      DMA_FROM_DEVICE);
+	srdma_copy_to_pages(dst->pages, pos, inl + from, len);
+	return 0;
+}
+
+/*
+ * Rebuild any other Call in rq_pages: a Long Call (the reduced Payload
+ * stream is the position-zero Read chunk) and a Call with several Read
+ * chunks.  The reduced stream is copied from the inline part or read
+ * from the position-zero chunk, and each other chunk is read in at its
+ * position (RFC 8166 section 3.4.5: positions count the unreduced
+ * stream), followed by zero XDR pad when its length is not a multiple
+ * of four (the pad travels neither inline nor in the chunk).  The codec
+ * has checked the positions.
+ */
+static int srdma_arg_assemble(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			      struct srdma_recv *rc, struct list_head *rws)
+{
+	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	const struct rpcrdma_chunk *call = NULL;
+	const void *inl = rc->buf + rc->hdr.hdr_len;
+	unsigned int reduced_len = rc->hdr.inline_len;
+	struct xdr_buf *arg = &rqstp->rq_arg;
+	unsigned int i = 0, pos = 0, used = 0, npages;
+	struct xdr_buf dst = {};
+	u64 total;
+	int err;
+
+	if (rc->hdr.proc == RPCRDMA_NOMSG) {
+		call = &cl->read[0];		/* the codec checked it is there */
+		reduced_len = call->length;
+		i = 1;
+	}
+	total = reduced_len;
+	for (; i < cl->nr_read_chunks; i++)
 		total += xdr_align_size((u64)cl->read[i].length);
 	if (total > sx->xprt.xpt_server->sv_max_mesg)
 		return -EMSGSIZE;
@@ -341,34 +422,34 @@ static int srdma_arg_read_chunks(struct srdma_xprt *sx,
 	dst.page_len = total;
 	dst.len = total;
 	dst.buflen = npages << PAGE_SHIFT;
-	for (i = 0; i < cl->nr_read_chunks; i++) {
+	for (i = call ? 1 : 0; i < cl->nr_read_chunks; i++) {
 		const struct rpcrdma_chunk *c = &cl->read[i];
 		unsigned int gap = c->position - pos;
 
-		if (c->position < pos || gap > inline_len - used)
+		if (c->position < pos || gap > reduced_len - used)
 			return -EINVAL;
-		srdma_copy_to_pages(rqstp->rq_pages, pos, inl + used, gap);
+		err = srdma_arg_fill(sx, rws, &dst, pos, call, inl, used, gap);
+		if (err)
+			return err;
 		pos += gap;
 		used += gap;
-		err = srdma_rw_chunk(sx, &rws, &dst, pos, c->length, c, 0,
+		err = srdma_rw_chunk(sx, rws, &dst, pos, c->length, c, 0,
 				     DMA_FROM_DEVICE);
 		if (err)
-			goto out;
+			return err;
 		pos += c->length;
-		bytes += c->length;
 		srdma_copy_to_pages(rqstp->rq_pages, pos, NULL,
 				    xdr_pad_size(c->length));
 		pos += xdr_pad_size(c->length);
 	}
-	srdma_copy_to_pages(rqstp->rq_pages, pos, inl + used,
-			    inline_len - used);
-	pos += inline_len - used;
-
-	err = srdma_read_post_wait(sx, &rws);
+	err = srdma_arg_fill(sx, rws, &dst, pos, call, inl, used,
+			     reduced_len - used);
 	if (err)
-		goto out;
-	srdma_stat_add(SRDMA_STAT_READ, cl->nr_read_chunks);
-	trace_srdma_read(sx, rc->hdr.xid, cl->nr_read_chunks, bytes);
+		return err;
+	pos += reduced_len - used;
+	err = srdma_read_post_wait(sx, rws);
+	if (err)
+		return err;
 
 	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
 	arg->head[0].iov_len = min_t(unsigned int, pos, PAGE_SIZE);
@@ -381,9 +462,31 @@ static int srdma_arg_read_chunks(struct srdma_xprt *sx,
 	arg->len = pos;
 	rqstp->rq_respages = rqstp->rq_pages + npages;
 	rqstp->rq_next_page = rqstp->rq_respages + 1;
-out:
+	return 0;
+}
+
+/* Pull the Call's Read chunks and point rq_arg at the whole Call. */
+static int srdma_arg_read_chunks(struct srdma_xprt *sx,
+				 struct svc_rqst *rqstp, struct srdma_recv *rc)
+{
+	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	unsigned int i, bytes = 0;
+	LIST_HEAD(rws);
+	int err;
+
+	if (rc->hdr.proc == RPCRDMA_MSG && cl->nr_read_chunks == 1)
+		err = srdma_arg_data_item(sx, rqstp, rc, &rws);
+	else
+		err = srdma_arg_assemble(sx, rqstp, rc, &rws);
 	srdma_rw_destroy_list(sx, &rws);
-	return err;
+	if (err)
+		return err;
+
+	for (i = 0; i < cl->nr_read_chunks; i++)
+		bytes += cl->read[i].length;
+	srdma_stat_add(SRDMA_STAT_READ, cl->nr_read_chunks);
+	trace_srdma_read(sx, rc->hdr.xid, cl->nr_read_chunks, bytes);
+	return 0;
 }
 
 /**

@@ -259,28 +259,43 @@ def op_write_chunk(offset, chunk):
             xdr(FILE_SYNC4, len(chunk.data)), chunk]
 
 
-def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable):
-    """An RDMA_MSG carrying RPC_PARTS (bytes, and ReadChunks whose data
-    item is moved out of the inline part, RFC 8166 section 3.4.5).  The
-    chunks' data is placed in READABLE, the peer's remotely readable
-    memory; a chunk's position is the XDR offset of its data item in the
-    whole RPC message, and neither the inline part nor the chunk carries
-    the item's XDR pad."""
-    inline, read_list, position, offset = b'', b'', 0, 0
+def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False):
+    """A Call carrying RPC_PARTS (bytes, and ReadChunks whose data item is
+    moved out of the Payload stream, RFC 8166 section 3.4.5).  The chunks'
+    data is placed in READABLE, the peer's remotely readable memory; a
+    chunk's position is the XDR offset of its data item in the unreduced
+    Payload stream, and neither the reduced stream nor the chunk carries
+    the item's XDR pad.  The reduced stream goes inline after an RDMA_MSG
+    header, or with LONG_CALL in a position-zero Read chunk after an
+    RDMA_NOMSG header (a Long Call, section 3.5.3)."""
+    inline, data_chunks, position, offset = b'', [], 0, 0
     for part in rpc_parts:
         if isinstance(part, bytes):
             inline += part
             position += len(part)
             continue
-        readable.write(part.data, offset)
-        for length in part.segments:
-            read_list += (xdr(1, position, readable.rkey, length) +
-                          xdr_hyper(readable.addr(offset)))
+        data_chunks.append((position, part))
+        position += len(part.data) + (-len(part.data) % 4)
+
+    def read_chunk(position, data, segments):
+        nonlocal offset
+        readable.write(data, offset)
+        segs = b''
+        for length in segments:
+            segs += (xdr(1, position, readable.rkey, length) +
+                     xdr_hyper(readable.addr(offset)))
             offset += length
         offset = (offset + 63) & ~63
-        position += len(part.data) + (-len(part.data) % 4)
-    return [transport_header(xid, RDMA_MSG, args) + read_list + xdr(0) +
-            xdr(0, 0) + inline]
+        return segs
+
+    read_list = b''
+    if long_call:
+        read_list += read_chunk(0, inline, [len(inline)])
+    for position, part in data_chunks:
+        read_list += read_chunk(position, part.data, part.segments)
+    proc = RDMA_NOMSG if long_call else RDMA_MSG
+    return [transport_header(xid, proc, args) + read_list + xdr(0) +
+            xdr(0, 0) + (b'' if long_call else inline)]
 
 
 def test_pattern(length, seed):
@@ -565,14 +580,17 @@ class Case:
     action: Callable = None     # runs the case itself: (runner, conn, xid)
 
 
-# Bytes per READ when the Read chunk case reads its file back.
+# Bytes per READ when the Read chunk cases read their file back.  The
+# replies must fit inline: pyverbs 44 does not deliver our connection
+# private data, so the server keeps RFC 8797's default 1024-byte inline
+# size for this peer.
 READ_PIECE = 512
 
 # How long a COMPOUND answered NFS4ERR_DELAY or NFS4ERR_GRACE is retried.
 NFS4_RETRY_SECONDS = 40
 
 
-def compound_call(runner, conn, xid, rpc_parts, label):
+def compound_call(runner, conn, xid, rpc_parts, label, long_call=False):
     """Send one COMPOUND (RPC_PARTS as for rdma_msg_with_read_chunks), and
     retry it while the server says NFS4ERR_DELAY or NFS4ERR_GRACE.
     Returns (results, None) or (None, why it failed)."""
@@ -582,7 +600,7 @@ def compound_call(runner, conn, xid, rpc_parts, label):
             runner.note('unasked message before this call: ' + describe_message(stray))
         parts = [rpc_compound_call(xid) + rpc_parts[0]] + rpc_parts[1:]
         for message in rdma_msg_with_read_chunks(xid, runner.args, parts,
-                                                 conn.readable()):
+                                                 conn.readable(), long_call):
             if not conn.send(message):
                 break
         event = conn.next_event(runner.args.timeout)
@@ -602,57 +620,68 @@ def compound_call(runner, conn, xid, rpc_parts, label):
         return results, None
 
 
-def several_read_chunks(runner, conn, xid):
-    """An NFSv4.0 COMPOUND whose two WRITEs carry their data in two Read
-    chunks at two positions: the first chunk's length is not a multiple
-    of four (so the server must insert the XDR pad, RFC 8166 section
-    3.4.5.2) and the second chunk has two segments.  The server must
-    write both, and a READ must return exactly those bytes."""
-    first = ReadChunk(test_pattern(1301, 1))
-    second = ReadChunk(test_pattern(1500, 2), segments=[1000, 500])
-    expected = first.data + second.data
-    lookups = op_lookups(runner.args.chunk_file)
-    ops = (lookups + op_write_chunk(0, first) +
-           op_write_chunk(len(first.data), second) + [xdr(OP_PUTROOTFH)])
-    parts = [xdr(0, 0, len(lookups) + 3)]    # tag, minor version, op count
-    for op in ops:
-        if isinstance(op, bytes) and isinstance(parts[-1], bytes):
-            parts[-1] += op
-        else:
-            parts.append(op)
-    results, why = compound_call(runner, conn, xid, parts,
-                                 'COMPOUND with two Read chunks received')
-    if why:
-        return why
-    writes = [r for op, _, r in results if op == OP_WRITE]
-    counts = [w.u32() for w in writes]
-    if counts != [len(first.data), len(second.data)]:
-        return 'WRITE counts %s, expected [1301, 1500]' % counts
-    if runner.args.chunk_expect:
-        with open(runner.args.chunk_expect, 'wb') as f:
-            f.write(expected)
-
-    # The READ replies must fit inline: pyverbs 44 does not deliver our
-    # connection private data, so the server keeps RFC 8797's default
-    # 1024-byte inline size for this peer.
+def read_back(runner, conn, xid, lookups, start, length):
+    """READ LENGTH bytes of the file from START, in pieces that fit
+    inline; returns (data, None) or (None, why)."""
     data, eof = b'', 0
-    while not eof and len(data) < len(expected) + READ_PIECE:
+    while not eof and len(data) < length:
+        offset = start + len(data)
         read = lookups + [xdr(OP_READ) + ANONYMOUS_STATEID +
-                          xdr_hyper(len(data)) + xdr(READ_PIECE)]
-        results, why = compound_call(runner, conn, xid + 0x100 + len(data),
+                          xdr_hyper(offset) +
+                          xdr(min(READ_PIECE, length - len(data)))]
+        results, why = compound_call(runner, conn, xid + len(data),
                                      [compound_args(read)],
-                                     'then READ at %d received' % len(data))
+                                     'then READ at %d received' % offset)
         if why:
-            return 'READ after the WRITEs: ' + why
+            return None, 'READ at %d: %s' % (offset, why)
         eof, piece = results[-1][2]
-        data += piece
         if not piece and not eof:
-            return 'READ at %d returned nothing before the end' % len(data)
-    if data != expected:
-        return ('READ returned %d bytes that differ from the %d written'
-                % (len(data), len(expected)))
-    return None
+            return None, 'READ at %d returned nothing before the end' % offset
+        data += piece
+    return data, None
 
+
+def writes_in_read_chunks(long_call, start, seed):
+    """Case builder: an NFSv4.0 COMPOUND whose two WRITEs carry their
+    data in two Read chunks at two positions, writing the file from
+    START: the first chunk's length is not a multiple of four (so the
+    server must put the XDR pad back, RFC 8166 section 3.4.4.4) and the
+    second chunk has two segments.  With LONG_CALL the rest of the
+    COMPOUND comes in a position-zero Read chunk too.  Both WRITEs must
+    report their counts, and READs must return exactly those bytes."""
+    def run(runner, conn, xid):
+        first = ReadChunk(test_pattern(1301, seed))
+        second = ReadChunk(test_pattern(1500, seed + 1), segments=[1000, 500])
+        written = first.data + second.data
+        lookups = op_lookups(runner.args.chunk_file)
+        ops = (lookups + op_write_chunk(start, first) +
+               op_write_chunk(start + len(first.data), second) +
+               [xdr(OP_PUTROOTFH)])
+        parts = [xdr(0, 0, len(lookups) + 3)]   # tag, minor version, op count
+        for op in ops:
+            if isinstance(op, bytes) and isinstance(parts[-1], bytes):
+                parts[-1] += op
+            else:
+                parts.append(op)
+        results, why = compound_call(runner, conn, xid, parts,
+                                     'COMPOUND with Read chunks received',
+                                     long_call)
+        if why:
+            return why
+        counts = [r.u32() for op, _, r in results if op == OP_WRITE]
+        if counts != [len(first.data), len(second.data)]:
+            return 'WRITE counts %s, expected [1301, 1500]' % counts
+        runner.file_written(start, written)
+
+        data, why = read_back(runner, conn, xid + 0x100, lookups, start,
+                              len(written))
+        if why:
+            return 'after the WRITEs, ' + why
+        if data != written:
+            return ('READ returned %d bytes that differ from the %d written'
+                    % (len(data), len(written)))
+        return None
+    return run
 
 CASES = [
     Case('a', 'positive control: inline RDMA_MSG with an RPC NULL call',
@@ -681,7 +710,10 @@ CASES = [
          null_call, (RPC_NULL_REPLY,)),
     Case('n', 'NFSv4 COMPOUND whose two WRITEs come in two Read chunks '
          '(one unaligned, one of two segments), then READ them back',
-         None, (), action=several_read_chunks),
+         None, (), action=writes_in_read_chunks(False, 0, 1)),
+    Case('o', 'the same as a Long Call: the COMPOUND in a position-zero '
+         'Read chunk, the two WRITEs in two more',
+         None, (), action=writes_in_read_chunks(True, 2801, 3)),
     Case('l', 'flood of malformed headers (procedure 7) gets the peer '
          'disconnected',
          unknown_proc_flood, (ServerCloses(tolerate=ERR_CHUNK_REPLY),), OWN),
@@ -1069,6 +1101,18 @@ class Runner:
         self.shared = None
         self.failed = 0
         self.notes = []
+        self.chunk_file = bytearray()
+
+    def file_written(self, start, data):
+        """Record what the Read chunk cases wrote, and save the whole
+        expected content of the file for the client to compare."""
+        end = start + len(data)
+        if len(self.chunk_file) < end:
+            self.chunk_file.extend(bytes(end - len(self.chunk_file)))
+        self.chunk_file[start:end] = data
+        if self.args.chunk_expect:
+            with open(self.args.chunk_expect, 'wb') as f:
+                f.write(self.chunk_file)
 
     def note(self, text):
         self.notes.append(text)
