@@ -17,6 +17,7 @@ ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
 	--client-script "$RPCRDMA_TOP/selftests/guest/bench-server-client.sh" \
 	--timeout 3000 --env "RPCRDMA_KO=$ko" --env PEER_TIMEOUT=2900 \
 	--env "BENCH_ROUNDS=${BENCH_ROUNDS:-5}" \
-	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" || exit 1
+	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" \
+	${BENCH_JOBS:+--env "BENCH_JOBS=$BENCH_JOBS"} || exit 1
 exec python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
 	"server: ours vs stock (stock client)"

@@ -32,12 +32,19 @@ bench_round() {
 	# Lay the file out once, outside the measurement.
 	[ -e /mnt/bench.dat ] ||
 		dd if=/dev/zero of=/mnt/bench.dat bs=1M count=64 status=none
-	w=$(fio_metric seqwrite write 1M 4 write.bw)
-	r=$(fio_metric seqread read 1M 4 read.bw)
-	i=$(fio_metric randread randread 4k 16 read.iops)
-	echo "$1,$2,seq_write_MBps,$w" >>/out/bench.csv
-	echo "$1,$2,seq_read_MBps,$r" >>/out/bench.csv
-	echo "$1,$2,rand_read_4k_iops,$i" >>/out/bench.csv
-	echo "  write $w MiB/s, read $r MiB/s, randread $i IOPS"
+	# BENCH_JOBS picks some of the three (e.g. "write" to measure only that).
+	case " ${BENCH_JOBS:-write read randread} " in *" write "*)
+		w=$(fio_metric seqwrite write 1M 4 write.bw)
+		echo "$1,$2,seq_write_MBps,$w" >>/out/bench.csv ;;
+	esac
+	case " ${BENCH_JOBS:-write read randread} " in *" read "*)
+		r=$(fio_metric seqread read 1M 4 read.bw)
+		echo "$1,$2,seq_read_MBps,$r" >>/out/bench.csv ;;
+	esac
+	case " ${BENCH_JOBS:-write read randread} " in *" randread "*)
+		i=$(fio_metric randread randread 4k 16 read.iops)
+		echo "$1,$2,rand_read_4k_iops,$i" >>/out/bench.csv ;;
+	esac
+	echo "  write ${w:--} MiB/s, read ${r:--} MiB/s, randread ${i:--} IOPS"
 	umount /mnt
 }
