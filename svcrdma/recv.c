@@ -401,7 +401,7 @@ static int srdma_arg_assemble(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	const void *inl = rc->buf + rc->hdr.hdr_len;
 	unsigned int reduced_len = rc->hdr.inline_len;
 	struct xdr_buf *arg = &rqstp->rq_arg;
-	unsigned int i = 0, pos = 0, used = 0, npages;
+	unsigned int i, first = 0, pos = 0, used = 0, npages;
 	struct xdr_buf dst = {};
 	u64 total;
 	int err;
@@ -409,10 +409,10 @@ static int srdma_arg_assemble(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	if (rc->hdr.proc == RPCRDMA_NOMSG) {
 		call = &cl->read[0];		/* the codec checked it is there */
 		reduced_len = call->length;
-		i = 1;
+		first = 1;
 	}
 	total = reduced_len;
-	for (; i < cl->nr_read_chunks; i++)
+	for (i = first; i < cl->nr_read_chunks; i++)
 		total += xdr_align_size((u64)cl->read[i].length);
 	if (total > sx->xprt.xpt_server->sv_max_mesg)
 		return -EMSGSIZE;
@@ -422,7 +422,7 @@ static int srdma_arg_assemble(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	dst.page_len = total;
 	dst.len = total;
 	dst.buflen = npages << PAGE_SHIFT;
-	for (i = call ? 1 : 0; i < cl->nr_read_chunks; i++) {
+	for (i = first; i < cl->nr_read_chunks; i++) {
 		const struct rpcrdma_chunk *c = &cl->read[i];
 		unsigned int gap = c->position - pos;
 
