@@ -6,34 +6,43 @@
 #   make install         install into /lib/modules/<release>/updates + depmod
 #   make deps            install every Debian package build and tests need
 #   make check           build checks, KUnit and selftests (what CI runs)
+#   make checkpatch      checkpatch.pl --strict and kernel-doc on every file
 #   make kunit           KUnit suites in the test kernel under QEMU
 #   make selftests       integration tests in QEMU guests with soft-RoCE
 #   make demo            boot guests, load the module, show what it does
-#   make bench           ours vs the stock module (client, then server), median
-#                        ratios (not in check)
+#   make bench           ours vs the stock module, client and server halves,
+#                        median ratios (not in check)
 #   make test-kernel     build (or reuse) the cached test kernel
+#
+# Only the targets that compile against a kernel tree need one: deps, check
+# and demo install the headers themselves, so they work on a machine that
+# has none yet.
 
 # The running kernel's build tree when there is one, otherwise the newest
-# Debian 6.12 headers.
+# Debian 6.12 headers.  Evaluated when a target uses it, not when the
+# Makefile is read.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(shell ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | tail -n 1))
 
-ifeq ($(KDIR),)
-$(error no kernel build tree found: install linux-headers-6.12-amd64 (make deps) or set KDIR)
-endif
-
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all modules clean install deps check kunit selftests demo bench \
-	test-kernel checkpatch
+# $(call need-kdir) in a recipe stops with a clear message when no kernel
+# build tree is there.
+need-kdir = $(if $(strip $(KDIR)),@true,$(error no kernel build tree found: \
+	install linux-headers-6.12-amd64 (make deps) or set KDIR))
+
+.PHONY: all modules clean install deps check kunit selftests demo \
+	bench test-kernel checkpatch
 
 all: modules
 
 modules:
+	$(call need-kdir)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf build
+	$(if $(strip $(KDIR)),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
@@ -42,25 +51,24 @@ install: modules
 deps:
 	scripts/install-deps.sh
 
-test-kernel:
+test-kernel: deps
 	selftests/lib/build-kernel.sh
 
-kunit:
+kunit: deps
 	selftests/kunit.sh
 
-selftests:
+selftests: deps
 	selftests/run.sh
 
-check:
+check: deps
 	selftests/check.sh
 
-demo:
+demo: deps
 	scripts/demo.sh
 
-bench:
-	scripts/install-deps.sh
+bench: deps
 	selftests/bench/client.sh
 	selftests/bench/server.sh
 
-checkpatch:
+checkpatch: deps
 	selftests/lib/checkpatch.sh

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: everything CI runs.
+#   0. the Makefile's targets read and plan without a kernel tree;
 #   1. rpcrdma.ko against Debian's 6.12 headers with W=1 and sparse
 #      (C=2: every file), not a single warning;
 #   2. checkpatch --strict on every source file;
@@ -38,6 +39,23 @@ add_counts() {
 log=$RPCRDMA_TOP/build/check
 mkdir -p "$log"
 start=$(date +%s)
+
+echo "== Makefile: every target the README names works without a kernel tree"
+# A fresh machine has no headers until "make deps" installs them, so make
+# must not need KDIR to read the Makefile; only the compiling targets may
+# ask for it, and they must say what to do.
+mk=$log/makefile.log
+if make -C "$RPCRDMA_TOP" -n deps demo check kunit selftests test-kernel \
+	checkpatch bench KDIR= >"$mk" 2>&1 &&
+   grep -q 'scripts/install-deps.sh' "$mk" &&
+   grep -q 'selftests/check.sh' "$mk" &&
+   ! make -C "$RPCRDMA_TOP" -n modules KDIR= >>"$mk" 2>&1 &&
+   grep -q 'no kernel build tree found.*make deps' "$mk"; then
+	count 0 "make -n deps demo check ... KDIR= works; make modules KDIR= says what to install"
+else
+	cat "$mk"
+	count 1 "the Makefile works without a kernel tree"
+fi
 
 echo "== build: W=1, sparse, against Debian's headers"
 rm -rf "$RPCRDMA_TOP/build/debian"
