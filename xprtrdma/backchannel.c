@@ -40,13 +40,15 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 	rx->bc_count++;
 	spin_unlock(&rx->free_lock);
 
-	/* We run in the Receive completion workqueue: no FS recursion. */
-	req = kzalloc(sizeof(*req), GFP_NOFS);
+	/* We run in the Receive completion workqueue, which a swap-out may
+	 * be waiting for: no I/O from reclaim.
+	 */
+	req = kzalloc(sizeof(*req), GFP_NOIO);
 	if (!req)
 		goto out_undo;
 	hdr_size = max_t(size_t, XRDMA_HDR_BUF_SIZE, rx->inline_write);
-	req->hdr_buf = kmalloc(hdr_size, GFP_NOFS);
-	req->rpc_buf = (void *)__get_free_pages(GFP_NOFS, 1);
+	req->hdr_buf = kmalloc(hdr_size, GFP_NOIO);
+	req->rpc_buf = (void *)__get_free_pages(GFP_NOIO, 1);
 	if (!req->hdr_buf || !req->rpc_buf) {
 		kfree(req->hdr_buf);
 		if (req->rpc_buf)

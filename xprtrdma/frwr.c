@@ -34,8 +34,8 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	unsigned int flags;
 	struct ib_mr *ibmr;
 
-	/* We may be called while the RPC layer writes back pages. */
-	flags = memalloc_nofs_save();
+	/* We may be called while the RPC layer writes back or swaps out. */
+	flags = memalloc_noio_save();
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		goto out;
@@ -52,7 +52,7 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	INIT_LIST_HEAD(&mr->node);
 	atomic_long_inc(&ep->rx->stats.mrs_allocated);
 out:
-	memalloc_nofs_restore(flags);
+	memalloc_noio_restore(flags);
 	return mr;
 }
 
@@ -192,7 +192,7 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 				if (!*pp) {
 					if (!writing)
 						return -EIO;
-					*pp = alloc_page(GFP_NOFS);
+					*pp = alloc_page(GFP_NOIO);
 					if (!*pp)
 						return -ENOMEM;
 				}

@@ -71,7 +71,7 @@ static int xrdma_fill_sparse(struct xdr_buf *buf, unsigned int offset,
 	     i <= (buf->page_base + end - hlen - 1) >> PAGE_SHIFT; i++) {
 		if (buf->pages[i])
 			continue;
-		buf->pages[i] = alloc_page(GFP_NOFS);
+		buf->pages[i] = alloc_page(GFP_NOIO);
 		if (!buf->pages[i])
 			return -ENOMEM;
 	}

@@ -48,6 +48,7 @@ DEFINE_XPRT_EVENT(setup_xprt);
 DEFINE_XPRT_EVENT(credit_grant);
 DEFINE_XPRT_EVENT(cm_evt);
 DEFINE_XPRT_EVENT(qp_evt);
+DEFINE_XPRT_EVENT(swap);
 
 #define trace_xprtrdma_connect(x, rc, ep)	trace_xprtrdma_connect_done(x, rc, ep)
 #define trace_xprtrdma_disconnect(x, ep)	trace_xprtrdma_disconnect_ep(x, 0, ep)

@@ -4,6 +4,7 @@
  * operations, request slots and buffers, and the Send path.
  */
 #include <linux/module.h>
+#include <linux/sched/mm.h>
 #include <linux/sunrpc/addr.h>
 #include <linux/sunrpc/clnt.h>
 #include <linux/sunrpc/sched.h>
@@ -248,9 +249,22 @@ static void xrdma_connect_worker(struct work_struct *work)
 	struct xrdma_xprt *rx = container_of(work, struct xrdma_xprt,
 					     connect_worker.work);
 	struct rpc_xprt *xprt = &rx->xprt;
+	bool swapper = atomic_read(&xprt->swapper);
+	unsigned int noreclaim = 0, noio;
 	int rc;
 
+	/*
+	 * Writeback and swap-out may wait for this connection, so what it
+	 * allocates must not wait for I/O; for a swap device it must not
+	 * reclaim either, and it may use the emergency reserves.
+	 */
+	noio = memalloc_noio_save();
+	if (swapper)
+		noreclaim = memalloc_noreclaim_save();
 	rc = xrdma_ep_connect(rx);
+	if (swapper)
+		memalloc_noreclaim_restore(noreclaim);
+	memalloc_noio_restore(noio);
 	rx->reconnect = true;
 	xprt_clear_connecting(xprt);
 	if (!rc) {
@@ -313,6 +327,28 @@ static void xrdma_set_connect_timeout(struct rpc_xprt *xprt,
 	if (reconnect_timeout < xprt->max_reconnect_timeout)
 		xprt->max_reconnect_timeout = reconnect_timeout;
 	spin_unlock(&xprt->transport_lock);
+}
+
+/*
+ * Swap.  The RPC layer runs a swapping transport's transmissions with
+ * PF_MEMALLOC once xprt->swapper is set; our own allocations on the
+ * Send path (MRs, reply pages) are GFP_NOIO, and Receives are posted
+ * from buffers made at connect time, so a swap-out never waits for
+ * memory that only a swap-out could free.
+ */
+
+static int xrdma_enable_swap(struct rpc_xprt *xprt)
+{
+	atomic_inc(&xprt->swapper);
+	trace_xprtrdma_swap(xprt, atomic_read(&xprt->swapper), NULL);
+	return 0;
+}
+
+static void xrdma_disable_swap(struct rpc_xprt *xprt)
+{
+	if (!WARN_ON_ONCE(atomic_read(&xprt->swapper) <= 0))
+		atomic_dec(&xprt->swapper);
+	trace_xprtrdma_swap(xprt, atomic_read(&xprt->swapper), NULL);
 }
 
 /*
@@ -504,6 +540,8 @@ static const struct rpc_xprt_ops xrdma_ops = {
 	.set_connect_timeout	= xrdma_set_connect_timeout,
 	.print_stats		= xrdma_print_stats,
 	.inject_disconnect	= xrdma_inject_disconnect,
+	.enable_swap		= xrdma_enable_swap,
+	.disable_swap		= xrdma_disable_swap,
 	.bc_setup		= xrdma_bc_setup,
 	.bc_maxpayload		= xrdma_bc_maxpayload,
 	.bc_num_slots		= xrdma_bc_num_slots,
