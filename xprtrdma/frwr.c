@@ -373,6 +373,25 @@ static void xrdma_inv_reply_done(struct ib_cq *cq, struct ib_wc *wc)
 	xrdma_req_done(req);
 }
 
+/*
+ * A LocalInv could not be posted, so nothing will tell us when the
+ * server loses access to the MRs.  Put the queue pair into the error
+ * state: from then on the device answers no RDMA request on it, and the
+ * MRs (in this connection's own protection domain) are out of reach.
+ */
+static void xrdma_qp_fence(struct xrdma_req *req, struct ib_qp *qp, int rc)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int err;
+
+	trace_xprtrdma_post_error(req->rqst.rq_xid, "LocalInv", rc);
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE);
+	if (err)
+		pr_warn_ratelimited("rpcrdma: cannot fence a queue pair after a failed LocalInv: %d\n",
+				    err);
+	xprt_force_disconnect(&req->rx->xprt);
+}
+
 /**
  * xrdma_mrs_invalidate - invalidate a request's MRs after its reply
  * @req: request whose reply has been placed
@@ -408,9 +427,7 @@ int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
 	last->wr_cqe = &req->inv_cqe;
 	rc = ib_post_send(req->mr_ep->qp, first, &bad);
 	if (rc) {
-		/* The QP is broken: nothing can reach these MRs now. */
-		trace_xprtrdma_post_error(req->rqst.rq_xid, "LocalInv", rc);
-		xprt_force_disconnect(&req->rx->xprt);
+		xrdma_qp_fence(req, req->mr_ep->qp, rc);
 		xrdma_mrs_release(req);
 		xrdma_req_done(req);
 		return 0;
@@ -433,17 +450,23 @@ static void xrdma_inv_sync_done(struct ib_cq *cq, struct ib_wc *wc)
  * xrdma_mrs_invalidate_sync - invalidate MRs of an RPC that ended early
  * @req: request released without a reply (signal, timeout, error)
  *
- * Waits until the server can no longer reach the memory.  The caller
- * holds the transport's ep_rwsem for reading, so the queue pair cannot
- * go away meanwhile.
+ * Waits until the server can no longer reach the memory: the LocalInv
+ * completes, or is flushed because the queue pair is in error, which
+ * ends remote access just as well (RFC 8166 section 8).  That holds
+ * whether or not the connection is still marked up: an address change
+ * marks it down while the queue pair still works.  The caller holds the
+ * transport's ep_rwsem for reading, so the queue pair cannot go away
+ * meanwhile; an endpoint that is already gone took the MRs back after
+ * draining its queue pair.
  */
 void xrdma_mrs_invalidate_sync(struct xrdma_req *req)
 {
 	struct xrdma_ep *ep = req->mr_ep;
 	struct ib_send_wr *first, *last;
 	const struct ib_send_wr *bad;
+	int rc;
 
-	if (!ep || ep != req->rx->ep || !ep->connected)
+	if (WARN_ON_ONCE(!ep || ep != req->rx->ep))
 		goto release;
 	last = xrdma_inv_chain(req, &first);
 	if (!last)
@@ -452,8 +475,9 @@ void xrdma_mrs_invalidate_sync(struct xrdma_req *req)
 	req->inv_cqe.done = xrdma_inv_sync_done;
 	last->wr_cqe = &req->inv_cqe;
 	reinit_completion(&req->inv_sync);
-	if (ib_post_send(ep->qp, first, &bad)) {
-		xprt_force_disconnect(&req->rx->xprt);
+	rc = ib_post_send(ep->qp, first, &bad);
+	if (rc) {
+		xrdma_qp_fence(req, ep->qp, rc);
 		goto release;
 	}
 	wait_for_completion(&req->inv_sync);
