@@ -370,6 +370,7 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void xrdma_req_done(struct xrdma_req *req);
 int xrdma_post_recv(struct xrdma_rep *rep);
 #if IS_ENABLED(CONFIG_KUNIT)
+u32 xrdma_credit_window(u32 grant, bool bc_call, u32 window, u32 max);
 int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
 			const u8 *payload);
 #endif

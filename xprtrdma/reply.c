@@ -37,15 +37,36 @@ int xrdma_post_recv(struct xrdma_rep *rep)
 	return ib_post_recv(ep->qp, &rep->wr, NULL);
 }
 
+/**
+ * xrdma_credit_window - the credit window after a received message
+ * @grant: the credit value in its transport header
+ * @bc_call: the message is a backchannel Call, not a reply to us
+ * @window: the window now
+ * @max: the most credits this connection asked for
+ *
+ * RFC 8167 section 4: the credit field of a backchannel Call grants
+ * backchannel credits, so it leaves the forward window alone.  A reply
+ * sets the window to its grant, at least one (RFC 8166 section 3.3.1:
+ * zero would stall us) and at most what we asked for.
+ *
+ * Return: the new window.
+ */
+VISIBLE_IF_KUNIT u32 xrdma_credit_window(u32 grant, bool bc_call, u32 window,
+					 u32 max)
+{
+	if (bc_call)
+		return window;
+	return clamp(grant, 1U, max(max, 1U));
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_credit_window);
+
 static void xrdma_update_credits(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 				 u32 grant)
 {
 	struct rpc_xprt *xprt = &rx->xprt;
 
-	/* Zero would stall us forever: RFC 8166 says to assume one. */
-	if (!grant)
-		grant = 1;
-	grant = min(grant, ep->max_requests);
+	grant = xrdma_credit_window(grant, false, READ_ONCE(rx->credits),
+				    ep->max_requests);
 	if (grant == READ_ONCE(rx->credits))
 		return;
 	spin_lock(&xprt->transport_lock);
@@ -227,9 +248,9 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		atomic_long_inc(&rx->stats.bad_reply_count);
 		return;
 	}
-	xrdma_update_credits(rx, ep, hdr.credits);
 	payload = rep->buf + hdr.hdr_len;
 	if (werr == RPCRDMA_WIRE_OK && xrdma_is_call(&hdr, payload)) {
+		/* Its credit field is about the backchannel (RFC 8167). */
 		xrdma_bc_receive_call(rx, &hdr, payload);
 		return;
 	}
@@ -252,6 +273,8 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	xprt_pin_rqst(rqst);
 	req->reply_claimed = true;
 	spin_unlock(&xprt->queue_lock);
+	/* Only a reply to one of our calls may move the window. */
+	xrdma_update_credits(rx, ep, hdr.credits);
 
 	if (werr != RPCRDMA_WIRE_OK) {
 		trace_xprtrdma_reply_bad(rqst, werr);
