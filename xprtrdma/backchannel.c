@@ -215,12 +215,16 @@ size_t xrdma_bc_maxpayload(struct rpc_xprt *xprt)
 {
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 	unsigned int send = rx->inline_write, recv = rx->inline_read;
-	struct xrdma_ep *ep = rx->ep;
+	struct xrdma_ep *ep;
 
+	/* The endpoint may be replaced meanwhile: hold it still. */
+	down_read(&rx->ep_rwsem);
+	ep = rx->ep;
 	if (ep) {
 		send = ep->inline_send;
 		recv = ep->inline_recv;
 	}
+	up_read(&rx->ep_rwsem);
 	return min3(send, recv, (unsigned int)PAGE_SIZE) -
 	       RPCRDMA_HDR_MIN_SIZE;
 }
