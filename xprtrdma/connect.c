@@ -5,12 +5,10 @@
  * credits, RFC 8797 private data, and complete teardown.
  */
 #include <linux/sunrpc/addr.h>
+#include <rpcrdma/queues.h>
 
 #include "client.h"
 #include "trace.h"
-
-/* Receives posted beyond the credits: backchannel Calls, and slack. */
-#define XRDMA_EXTRA_RECVS	(XRDMA_BC_MAX_REQS + 2)
 
 static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 {
@@ -191,31 +189,25 @@ static void xrdma_ep_destroy(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 
 /* Size the queues and pick the limits for @ep from its device. */
 static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
-			 unsigned int *send_depth)
+			 struct rpcrdma_client_queues *q)
 {
-	const struct ib_device_attr *attrs = &ep->device->attrs;
-	unsigned int per_req = 2 * XRDMA_MAX_MRS + 1;
-	unsigned int max_wr;
+	struct rpcrdma_dev_limits lim;
+	int rc;
 
-	if (!(attrs->device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS) ||
-	    attrs->max_fast_reg_page_list_len < 2) {
-		pr_warn_ratelimited("rpcrdma: device %s does not support FRWR\n",
+	rpcrdma_dev_limits_get(ep->device, ep->id->port_num,
+			       XRDMA_MAX_DATA_PAGES, &lim);
+	rc = rpcrdma_size_client(&lim, rx->nr_reqs, XRDMA_MAX_MRS,
+				 XRDMA_BC_MAX_REQS, XRDMA_MAX_DATA_PAGES,
+				 RPCRDMA_MAX_SEND_SGES, q);
+	if (rc) {
+		pr_warn_ratelimited("rpcrdma: device %s cannot carry an RPC (FRWR, SGEs or queue depth)\n",
 				    ep->device->name);
-		return -EOPNOTSUPP;
+		return rc;
 	}
-	ep->mr_depth = min_t(unsigned int, XRDMA_MAX_DATA_PAGES,
-			     attrs->max_fast_reg_page_list_len);
-	ep->max_send_sge = min_t(unsigned int, RPCRDMA_MAX_SEND_SGES,
-				 attrs->max_send_sge);
-	if (ep->max_send_sge < 1)
-		return -EOPNOTSUPP;
-
-	max_wr = min_t(unsigned int, attrs->max_qp_wr, attrs->max_cqe);
-	ep->max_requests = min(rx->nr_reqs, (max_wr - 1) / per_req);
-	if (ep->max_requests < 1)
-		return -EOPNOTSUPP;
-	*send_depth = ep->max_requests * per_req + 1;
-	ep->nr_reps = min(ep->max_requests + XRDMA_EXTRA_RECVS, max_wr - 1);
+	ep->mr_depth = q->mr_depth;
+	ep->max_send_sge = q->max_send_sge;
+	ep->max_requests = q->max_requests;
+	ep->nr_reps = q->recv_posted;
 	ep->rep_size = rx->inline_read;
 	return 0;
 }
@@ -225,8 +217,9 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	struct rpc_xprt *xprt = &rx->xprt;
 	struct rdma_conn_param param = { };
 	struct ib_qp_init_attr qp_attr = { };
+	struct rpcrdma_client_queues q;
 	u8 pdata[RPCRDMA_CM_PDATA_SIZE];
-	unsigned int send_depth, i;
+	unsigned int i;
 	struct rdma_cm_id *id;
 	int rc;
 
@@ -250,7 +243,7 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 		return rc;
 	ep->device = id->device;
 
-	rc = xrdma_ep_size(rx, ep, &send_depth);
+	rc = xrdma_ep_size(rx, ep, &q);
 	if (rc)
 		return rc;
 	ep->pd = ib_alloc_pd(ep->device, 0);
@@ -259,14 +252,14 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 		ep->pd = NULL;
 		return rc;
 	}
-	ep->send_cq = ib_alloc_cq_any(ep->device, ep, send_depth,
+	ep->send_cq = ib_alloc_cq_any(ep->device, ep, q.send_cqe,
 				      IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->send_cq)) {
 		rc = PTR_ERR(ep->send_cq);
 		ep->send_cq = NULL;
 		return rc;
 	}
-	ep->recv_cq = ib_alloc_cq_any(ep->device, ep, ep->nr_reps + 1,
+	ep->recv_cq = ib_alloc_cq_any(ep->device, ep, q.recv_cqe,
 				      IB_POLL_WORKQUEUE);
 	if (IS_ERR(ep->recv_cq)) {
 		rc = PTR_ERR(ep->recv_cq);
@@ -278,8 +271,8 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	qp_attr.qp_context = ep;
 	qp_attr.send_cq = ep->send_cq;
 	qp_attr.recv_cq = ep->recv_cq;
-	qp_attr.cap.max_send_wr = send_depth;
-	qp_attr.cap.max_recv_wr = ep->nr_reps + 1;
+	qp_attr.cap.max_send_wr = q.send_wr;
+	qp_attr.cap.max_recv_wr = q.recv_wr;
 	qp_attr.cap.max_send_sge = ep->max_send_sge;
 	qp_attr.cap.max_recv_sge = 1;
 	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Queue sizing for the client and the server.
+ *
+ * Every queue must fit the device: a Send or Receive Queue holds at most
+ * max_qp_wr entries and a completion queue at most max_cqe.  Each queue
+ * keeps one entry for ib_drain_qp(), without which teardown cannot know
+ * that the device is done with our memory.  On the server, rdma_rw adds
+ * its own Send Queue entries (an RDMA Read or Write per context, plus a
+ * FastReg and a LocalInv when it registers memory) to what we ask for
+ * when the QP is created, so our request must leave room for them.
+ *
+ * When a device is too small for the credits wanted, the credits shrink
+ * (never the per-RPC resources, which a single RPC may need in full);
+ * a device that cannot carry one RPC is refused with -EOPNOTSUPP.
+ */
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rw.h>
+
+#include "rpcrdma/queues.h"
+
+/* Receives the client posts beyond its credits and backchannel Calls. */
+#define RPCRDMA_CLIENT_RECV_SLACK	2
+
+/* One entry of each queue and completion queue for ib_drain_qp(). */
+#define RPCRDMA_DRAIN_WRS		1
+
+/* rdma_rw contexts a server RPC may use: a Read, a Write and a Reply chunk. */
+#define RPCRDMA_SERVER_CHUNKS_PER_RPC	3
+
+/**
+ * rpcrdma_dev_limits_get - read a device's limits for sizing
+ * @device: the device a connection is on
+ * @port_num: its port
+ * @max_payload_pages: pages of the largest payload one chunk moves
+ * @lim: filled in
+ */
+void rpcrdma_dev_limits_get(struct ib_device *device, u32 port_num,
+			    u32 max_payload_pages,
+			    struct rpcrdma_dev_limits *lim)
+{
+	const struct ib_device_attr *attrs = &device->attrs;
+
+	lim->max_qp_wr = attrs->max_qp_wr;
+	lim->max_cqe = attrs->max_cqe;
+	lim->max_send_sge = attrs->max_send_sge;
+	lim->max_init_rd_atom = attrs->max_qp_init_rd_atom;
+	lim->max_fr_pages = attrs->device_cap_flags &
+			    IB_DEVICE_MEM_MGT_EXTENSIONS ?
+			    attrs->max_fast_reg_page_list_len : 0;
+	lim->rw_wrs_per_ctx = rdma_rw_max_send_wr(device, port_num, 1, 0);
+	lim->rw_mr_factor = rdma_rw_mr_factor(device, port_num,
+					      max_payload_pages);
+}
+
+/* The most entries one queue and its completion queue may both hold. */
+static u32 rpcrdma_queue_limit(const struct rpcrdma_dev_limits *lim)
+{
+	return min(lim->max_qp_wr, lim->max_cqe);
+}
+
+/**
+ * rpcrdma_size_client - size a client connection
+ * @lim: the device
+ * @slots: credits wanted (the transport's RPC slots)
+ * @max_mrs: MRs one RPC may register
+ * @bc_requests: backchannel Calls the server may have outstanding
+ * @max_pages: pages one MR should map at most
+ * @max_sges: SGEs per Send the transport can use at most
+ * @q: filled in
+ *
+ * Return: 0, or -EOPNOTSUPP if the device cannot carry one RPC (no
+ * FRWR, no Send SGE, or queues too small).
+ */
+int rpcrdma_size_client(const struct rpcrdma_dev_limits *lim, u32 slots,
+			u32 max_mrs, u32 bc_requests, u32 max_pages,
+			u32 max_sges, struct rpcrdma_client_queues *q)
+{
+	u32 per_rpc = RPCRDMA_CLIENT_WRS_PER_RPC(max_mrs);
+	u32 limit = rpcrdma_queue_limit(lim);
+	u32 fixed_sq = bc_requests + RPCRDMA_DRAIN_WRS;
+	u32 fixed_rq = bc_requests + RPCRDMA_CLIENT_RECV_SLACK +
+		       RPCRDMA_DRAIN_WRS;
+
+	if (lim->max_fr_pages < 2 || !lim->max_send_sge || !slots)
+		return -EOPNOTSUPP;
+	if (limit < fixed_sq + per_rpc || limit < fixed_rq + 1)
+		return -EOPNOTSUPP;
+
+	q->max_requests = min3(slots, (limit - fixed_sq) / per_rpc,
+			       limit - fixed_rq);
+	q->send_wr = q->max_requests * per_rpc + fixed_sq;
+	q->send_cqe = q->send_wr;
+	q->recv_posted = q->max_requests + bc_requests +
+			 RPCRDMA_CLIENT_RECV_SLACK;
+	q->recv_wr = q->recv_posted + RPCRDMA_DRAIN_WRS;
+	q->recv_cqe = q->recv_wr;
+	q->mr_depth = min(max_pages, lim->max_fr_pages);
+	q->max_send_sge = min(max_sges, lim->max_send_sge);
+	return 0;
+}
+
+/**
+ * rpcrdma_size_server - size a server connection
+ * @lim: the device
+ * @credits: credits the administrator wants granted
+ * @bc_requests: backchannel Calls we may have outstanding
+ * @ord: RDMA Reads in flight the client's responder resources and the
+ *	administrator allow
+ * @max_sges: SGEs per Send the transport can use at most
+ * @q: filled in
+ *
+ * rdma_rw gets contexts for a Read, a Write and a Reply chunk of a
+ * full-size payload per credit when the Send Queue has room, and at
+ * least enough for one such payload.
+ *
+ * Return: 0, or -EOPNOTSUPP if the device cannot carry one RPC or
+ * cannot initiate RDMA Reads.
+ */
+int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
+			u32 bc_requests, u32 ord, u32 max_sges,
+			struct rpcrdma_server_queues *q)
+{
+	u32 limit = rpcrdma_queue_limit(lim);
+	u32 per_ctx = max(lim->rw_wrs_per_ctx, 1U);
+	u32 min_ctxs = max(lim->rw_mr_factor, 1U);
+	u32 fixed = bc_requests + RPCRDMA_DRAIN_WRS;
+	u32 sends, want_ctxs, room;
+
+	if (!lim->max_send_sge || !lim->max_init_rd_atom || !credits || !ord)
+		return -EOPNOTSUPP;
+	if (limit < fixed + 1 + per_ctx * min_ctxs)
+		return -EOPNOTSUPP;
+
+	/* Receive Queue: a credit each, the backchannel replies, the drain. */
+	q->max_requests = min(credits, limit - fixed);
+	/* Send Queue: a Send each for replies and backchannel Calls, and
+	 * at least one full payload's worth of rdma_rw entries.
+	 */
+	q->max_requests = min(q->max_requests,
+			      limit - fixed - per_ctx * min_ctxs);
+	q->recv_posted = q->max_requests + bc_requests;
+	q->recv_wr = q->recv_posted + RPCRDMA_DRAIN_WRS;
+	q->recv_cqe = q->recv_wr;
+
+	sends = q->max_requests + bc_requests;
+	room = (limit - sends - RPCRDMA_DRAIN_WRS) / per_ctx;
+	want_ctxs = q->max_requests * RPCRDMA_SERVER_CHUNKS_PER_RPC * min_ctxs;
+	q->rw_ctxs = min(want_ctxs, room);
+	q->send_wr = sends + RPCRDMA_DRAIN_WRS;
+	q->sq_depth = q->send_wr + q->rw_ctxs * per_ctx;
+	q->sq_budget = q->sq_depth - RPCRDMA_DRAIN_WRS;
+	q->send_cqe = q->sq_depth;
+	q->max_send_sge = min(max_sges, lim->max_send_sge);
+	q->ord = min(ord, lim->max_init_rd_atom);
+	return 0;
+}
