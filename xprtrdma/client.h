@@ -68,7 +68,8 @@
  * @total_rdma_reply: bytes the server returned in Write/Reply chunks
  * @pullup_copy_count: bytes copied into the Send buffer (too few SGEs)
  * @fixup_copy_count: inline reply bytes copied beyond the head
- * @hardway_register_count: always 0 (kept for the layout)
+ * @hardway_register_count: bytes of RPC buffer that had to be allocated
+ *	anew because a slot's buffer was too small for a call
  * @failed_marshal_count: calls that could not be marshaled
  * @bad_reply_count: replies that were malformed or contradicted the call
  * @nomsg_call_count: Long Calls (RDMA_NOMSG with a position-zero chunk)
@@ -76,7 +77,8 @@
  * @mrs_orphaned: MRs still lent out when their endpoint was destroyed
  * @mrs_allocated: MRs created
  * @local_inv_needed: MRs we invalidated ourselves (not remotely)
- * @empty_sendctx_q: always 0 (kept for the layout)
+ * @empty_sendctx_q: always 0: every slot owns its Send resources and
+ *	the Send Queue is sized for all of them, so no Send ever waits
  */
 struct xrdma_stats {
 	atomic_long_t read_chunk_count;

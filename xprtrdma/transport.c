@@ -135,6 +135,8 @@ static int xrdma_buf_alloc(struct rpc_task *task)
 		kfree(req->rpc_buf);
 		req->rpc_buf = buf;
 		req->rpc_buf_size = size;
+		/* The "hard way": a slot's buffer had to grow. */
+		atomic_long_add(size, &req->rx->stats.hardway_register_count);
 	}
 	rqst->rq_buffer = req->rpc_buf;
 	rqst->rq_rbuffer = req->rpc_buf + rqst->rq_callsize;
