@@ -15,6 +15,8 @@
 #include <linux/sunrpc/addr.h>
 #include <rdma/ib_cm.h>
 
+#include <rpcrdma/queues.h>
+
 #include "server.h"
 #include "trace.h"
 
@@ -39,6 +41,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	INIT_LIST_HEAD(&sx->recv_free);
 	spin_lock_init(&sx->send_lock);
 	INIT_LIST_HEAD(&sx->send_free);
+	INIT_LIST_HEAD(&sx->send_orphans);
 	INIT_LIST_HEAD(&sx->rw_orphans);
 	/* RPC-over-RDMA has credit-based flow control (NFSv4 needs it). */
 	set_bit(XPT_CONG_CTRL, &sx->xprt.xpt_flags);
@@ -77,9 +80,14 @@ static int srdma_conn_request(struct srdma_xprt *listener,
 				     param->private_data_len,
 				     &sx->peer_pdata))
 		rpcrdma_cm_pdata_default(&sx->peer_pdata);
-	/* The client's responder resources bound our outstanding Reads. */
+	/*
+	 * The client's responder resources bound our outstanding Reads.
+	 * On the passive side the CM reports them as initiator_depth: the
+	 * depth we may initiate (responder_resources is the client's own
+	 * initiator depth, which the kernel's client sets to 0).
+	 */
 	sx->ord = min_t(unsigned int, READ_ONCE(srdma_ord),
-			max_t(unsigned int, param->responder_resources, 1));
+			param->initiator_depth);
 
 	svc_xprt_set_remote(&sx->xprt,
 			    (struct sockaddr *)&id->route.addr.dst_addr,
@@ -221,56 +229,61 @@ static void srdma_qp_event(struct ib_event *event, void *context)
 	}
 }
 
-/* Size the connection from the tunables, the client and the device. */
-static void srdma_size(struct srdma_xprt *sx)
+/*
+ * Size the connection from the tunables, the client and the device
+ * (common/queues.c).  Return: 0 or -EOPNOTSUPP.
+ */
+static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 {
-	const struct ib_device_attr *attrs = &sx->device->attrs;
-	unsigned int payload_pages, wrs_per_chunk;
+	struct rpcrdma_dev_limits lim;
+	unsigned int payload_pages;
+	int rc;
 
-	sx->recv_size = READ_ONCE(srdma_max_req_size);
-	sx->max_requests = READ_ONCE(srdma_max_requests);
-	/* Room for every credit plus the backchannel in each queue. */
-	sx->max_requests = min_t(unsigned int, sx->max_requests,
-				 attrs->max_qp_wr / 4 - SRDMA_BC_REQUESTS);
-	sx->max_send_sge = min_t(unsigned int, attrs->max_send_sge, 32);
-	sx->ord = min_t(unsigned int, sx->ord, attrs->max_qp_init_rd_atom);
-	if (!sx->ord)
-		sx->ord = 1;
-
-	/* A reply may write a payload chunk and a Reply chunk. */
+	/* A chunk moves at most one whole RPC message. */
 	payload_pages = DIV_ROUND_UP(sx->xprt.xpt_server->sv_max_mesg,
 				     PAGE_SIZE) + 1;
-	wrs_per_chunk = DIV_ROUND_UP(payload_pages, sx->max_send_sge) + 1;
-	sx->sq_depth = (sx->max_requests + SRDMA_BC_REQUESTS) *
-		       (1 + 2 * wrs_per_chunk);
-	sx->sq_depth = min_t(unsigned int, sx->sq_depth, attrs->max_qp_wr);
-	atomic_set(&sx->sq_avail, sx->sq_depth);
+	rpcrdma_dev_limits_get(sx->device, sx->port_num, payload_pages, &lim);
+	rc = rpcrdma_size_server(&lim, READ_ONCE(srdma_max_requests),
+				 SRDMA_BC_REQUESTS, sx->ord, 32, q);
+	if (rc)
+		return rc;
+
+	sx->recv_size = READ_ONCE(srdma_max_req_size);
+	sx->max_requests = q->max_requests;
+	sx->max_send_sge = q->max_send_sge;
+	sx->ord = q->ord;
+	sx->sq_budget = q->sq_budget;
+	atomic_set(&sx->sq_avail, sx->sq_budget);
+	sx->recv_target = q->recv_posted;
+	/* Posted, waiting for nfsd and being served: a window each. */
+	sx->recv_limit = 2 * q->recv_posted;
 
 	sx->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
-	sx->local_pdata.remote_inv =
-		!!(attrs->device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS);
+	sx->local_pdata.remote_inv = !!(sx->device->attrs.device_cap_flags &
+					IB_DEVICE_MEM_MGT_EXTENSIONS);
 	sx->local_pdata.send_size = sx->recv_size;
 	sx->local_pdata.recv_size = sx->recv_size;
 	sx->inline_send = rpcrdma_inline_threshold(sx->local_pdata.send_size,
 						   sx->peer_pdata.recv_size);
 	sx->remote_inv = rpcrdma_cm_remote_inv_ok(&sx->local_pdata,
 						  &sx->peer_pdata);
+	return 0;
 }
 
-static int srdma_create_qp(struct srdma_xprt *sx)
+static int srdma_create_qp(struct srdma_xprt *sx,
+			   const struct rpcrdma_server_queues *q)
 {
-	unsigned int rq_depth = sx->max_requests + SRDMA_BC_REQUESTS;
 	struct ib_qp_init_attr attr = {};
 	int rc;
 
 	sx->pd = ib_alloc_pd(sx->device, 0);
 	if (IS_ERR(sx->pd))
 		return PTR_ERR(sx->pd);
-	sx->sq_cq = ib_alloc_cq_any(sx->device, sx, sx->sq_depth,
+	sx->sq_cq = ib_alloc_cq_any(sx->device, sx, q->send_cqe,
 				    IB_POLL_WORKQUEUE);
 	if (IS_ERR(sx->sq_cq))
 		return PTR_ERR(sx->sq_cq);
-	sx->rq_cq = ib_alloc_cq_any(sx->device, sx, rq_depth,
+	sx->rq_cq = ib_alloc_cq_any(sx->device, sx, q->recv_cqe,
 				    IB_POLL_WORKQUEUE);
 	if (IS_ERR(sx->rq_cq))
 		return PTR_ERR(sx->rq_cq);
@@ -279,11 +292,12 @@ static int srdma_create_qp(struct srdma_xprt *sx)
 	attr.qp_context = sx;
 	attr.send_cq = sx->sq_cq;
 	attr.recv_cq = sx->rq_cq;
-	attr.cap.max_send_wr = sx->sq_depth;
-	attr.cap.max_recv_wr = rq_depth;
+	/* rdma_rw adds its own entries for @rw_ctxs to max_send_wr. */
+	attr.cap.max_send_wr = q->send_wr;
+	attr.cap.max_recv_wr = q->recv_wr;
 	attr.cap.max_send_sge = sx->max_send_sge;
 	attr.cap.max_recv_sge = 1;
-	attr.cap.max_rdma_ctxs = sx->max_requests + SRDMA_BC_REQUESTS;
+	attr.cap.max_rdma_ctxs = q->rw_ctxs;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.qp_type = IB_QPT_RC;
 	attr.port_num = sx->port_num;
@@ -291,7 +305,8 @@ static int srdma_create_qp(struct srdma_xprt *sx)
 	if (rc)
 		return rc;
 	sx->qp = sx->cm_id->qp;
-	return srdma_recv_post_initial(sx, rq_depth);
+	trace_svcrdma_queues(sx, q);
+	return srdma_recv_post_initial(sx, q->recv_posted);
 }
 
 /* Release what srdma_create_qp() made; the QP must be drained. */
@@ -332,14 +347,17 @@ static int srdma_accept_one(struct srdma_xprt *sx)
 {
 	u8 pdata[RPCRDMA_CM_PDATA_SIZE];
 	struct rdma_conn_param param = {};
+	struct rpcrdma_server_queues q;
 	int rc;
 
 	if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 		return -ENOTCONN;
 	sx->device = sx->cm_id->device;
 	sx->port_num = sx->cm_id->port_num;
-	srdma_size(sx);
-	rc = srdma_create_qp(sx);
+	rc = srdma_size(sx, &q);
+	if (rc)
+		return rc;
+	rc = srdma_create_qp(sx, &q);
 	if (rc)
 		return rc;
 
@@ -350,7 +368,14 @@ static int srdma_accept_one(struct srdma_xprt *sx)
 	param.private_data_len = sizeof(pdata);
 	param.initiator_depth = sx->ord;
 	param.responder_resources = 0;
-	param.rnr_retry_count = 7;
+	/*
+	 * The client's QP takes its RNR retry count from us.  A client
+	 * that keeps within its credits always finds a Receive posted
+	 * (RFC 8166 section 3.3), so an RNR NAK means it sent more than it
+	 * was granted: no retry, its connection fails at once instead of
+	 * stalling it and hiding the violation.
+	 */
+	param.rnr_retry_count = 0;
 	param.retry_count = 7;
 	/* Outside the CM handler, the CM wants its handler lock held. */
 	rdma_lock_handler(sx->cm_id);

@@ -232,7 +232,7 @@ struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
  */
 int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n)
 {
-	if (n > sx->sq_depth)
+	if (n > sx->sq_budget)
 		return -E2BIG;
 	for (;;) {
 		if (atomic_sub_return(n, &sx->sq_avail) >= 0)

@@ -115,9 +115,11 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @inline_send: largest reply (header included) we may Send inline
  * @recv_size: size of each Receive buffer
  * @max_requests: credits granted to the client
- * @ord: RDMA Reads we may have outstanding
+ * @ord: RDMA Reads we may have outstanding: the client's responder
+ *	resources, our tunable and the device's limit, whichever is least
  * @max_send_sge: SGEs per Send work request
- * @sq_depth: Send Queue depth
+ * @sq_budget: Send Queue entries posting may use (the queue less the
+ *	entry ib_drain_qp() needs)
  * @sq_avail: Send Queue entries not in use
  * @sq_wait: where replies wait for @sq_avail
  * @rq_closed: the Receive Queue is being drained: post nothing more
@@ -125,10 +127,17 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @rx_ready: completed Receives not yet handled by srdma_recvfrom()
  * @recv_free: Receive buffers not posted
  * @recv_count: Receive buffers allocated (posted, queued or in use)
- * @send_lock: protects @send_free and @rw_orphans
+ * @recv_target: Receives to keep posted: the credits and backchannel
+ *	replies
+ * @recv_limit: most Receive buffers this connection may allocate
+ * @recv_deficit: Receives not reposted because @recv_limit was reached;
+ *	buffers nfsd releases are posted first while it is not zero
+ * @send_lock: protects @send_free, @send_orphans and @rw_orphans
  * @send_free: Send contexts not in use
- * @rw_orphans: RDMA contexts of a chain that was posted only in part;
- *	released after the QP is drained
+ * @send_orphans: Send contexts whose chain was posted only in part:
+ *	their pages and mappings are released after the QP is drained
+ * @rw_orphans: RDMA Read contexts of a chain that was posted only in
+ *	part, with references on their pages; released after the drain
  * @peer_errors: malformed messages received on this connection
  * @cm_state: last connection event (RDMA_CM_EVENT_*), for tracing
  *
@@ -158,7 +167,7 @@ struct srdma_xprt {
 	unsigned int ord;
 	unsigned int max_send_sge;
 
-	unsigned int sq_depth;
+	unsigned int sq_budget;
 	atomic_t sq_avail;
 	wait_queue_head_t sq_wait;
 
@@ -167,9 +176,13 @@ struct srdma_xprt {
 	struct list_head rx_ready;
 	struct list_head recv_free;
 	unsigned int recv_count;
+	unsigned int recv_target;
+	unsigned int recv_limit;
+	unsigned int recv_deficit;
 
-	spinlock_t send_lock;	/* protects send_free, rw_orphans */
+	spinlock_t send_lock;	/* protects send_free and the orphans */
 	struct list_head send_free;
+	struct list_head send_orphans;
 	struct list_head rw_orphans;
 
 	atomic_t peer_errors;

@@ -12,6 +12,7 @@
 #define _SVCRDMA_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <rpcrdma/queues.h>
 #include <rpcrdma/wire.h>
 #include "server.h"
 
@@ -83,7 +84,8 @@ TRACE_EVENT(svcrdma_accept,
 		__field(unsigned int, credits)
 		__field(unsigned int, inline_send)
 		__field(unsigned int, recv_size)
-		__field(unsigned int, sq_depth)
+		__field(unsigned int, sq_budget)
+		__field(unsigned int, ord)
 		__field(bool, remote_inv)
 	),
 	TP_fast_assign(
@@ -92,13 +94,14 @@ TRACE_EVENT(svcrdma_accept,
 		__entry->credits = sx->max_requests;
 		__entry->inline_send = sx->inline_send;
 		__entry->recv_size = sx->recv_size;
-		__entry->sq_depth = sx->sq_depth;
+		__entry->sq_budget = sx->sq_budget;
+		__entry->ord = sx->ord;
 		__entry->remote_inv = sx->remote_inv;
 	),
-	TP_printk("peer=%s xprt=%p credits=%u inline_send=%u recv_size=%u sq_depth=%u send_with_inv=%d",
+	TP_printk("peer=%s xprt=%p credits=%u inline_send=%u recv_size=%u sq_budget=%u ord=%u send_with_inv=%d",
 		  __get_str(peer), __entry->sx, __entry->credits,
-		  __entry->inline_send, __entry->recv_size, __entry->sq_depth,
-		  __entry->remote_inv)
+		  __entry->inline_send, __entry->recv_size, __entry->sq_budget,
+		  __entry->ord, __entry->remote_inv)
 );
 #define trace_srdma_accept(sx)	trace_svcrdma_accept(sx)
 
@@ -280,6 +283,38 @@ DEFINE_SVCRDMA_XID_EVENT(send_error);
 DEFINE_SVCRDMA_XID_EVENT(reply_too_big);
 DEFINE_SVCRDMA_XID_EVENT(bc_call);
 DEFINE_SVCRDMA_XID_EVENT(bc_reply);
+DEFINE_SVCRDMA_XID_EVENT(read_error);
+DEFINE_SVCRDMA_XID_EVENT(sendto_error);
+
+TRACE_EVENT(svcrdma_queues,
+	TP_PROTO(const struct srdma_xprt *sx,
+		 const struct rpcrdma_server_queues *q),
+	TP_ARGS(sx, q),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(u32, credits)
+		__field(u32, ord)
+		__field(u32, recv_wr)
+		__field(u32, send_wr)
+		__field(u32, sq_depth)
+		__field(u32, rw_ctxs)
+		__field(u32, sq_budget)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->credits = q->max_requests;
+		__entry->ord = q->ord;
+		__entry->recv_wr = q->recv_wr;
+		__entry->send_wr = q->send_wr;
+		__entry->sq_depth = q->sq_depth;
+		__entry->rw_ctxs = q->rw_ctxs;
+		__entry->sq_budget = q->sq_budget;
+	),
+	TP_printk("peer=%s credits=%u ord=%u recv_wr=%u send_wr=%u sq_depth=%u rw_ctxs=%u sq_budget=%u",
+		  __get_str(peer), __entry->credits, __entry->ord,
+		  __entry->recv_wr, __entry->send_wr, __entry->sq_depth,
+		  __entry->rw_ctxs, __entry->sq_budget)
+);
 
 #define trace_srdma_send_error(sx, xid, e)	trace_svcrdma_send_error(sx, xid, e)
 #define trace_srdma_reply_too_big(sx, xid, l)	trace_svcrdma_reply_too_big(sx, xid, l)
