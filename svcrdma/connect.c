@@ -318,6 +318,7 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 		spin_unlock(&sx->rx_lock);
 		ib_drain_qp(sx->qp);
 		srdma_rw_destroy_list(sx, &sx->rw_orphans);
+		srdma_send_release_orphans(sx);
 		rdma_destroy_qp(sx->cm_id);
 		sx->qp = NULL;
 	}

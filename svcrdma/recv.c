@@ -69,19 +69,29 @@ out_free:
 	return NULL;
 }
 
+/*
+ * A free Receive buffer, or a new one while the connection is below its
+ * limit.  A client that keeps within its credits never reaches the
+ * limit; one that does not finds fewer Receives posted and, once none
+ * is left, its Sends fail with RNR (we grant it no retry).
+ */
 static struct srdma_recv *srdma_recv_get(struct srdma_xprt *sx)
 {
 	struct srdma_recv *rc;
+	bool may_alloc;
 
 	spin_lock(&sx->rx_lock);
 	rc = list_first_entry_or_null(&sx->recv_free, struct srdma_recv, node);
 	if (rc)
 		list_del(&rc->node);
+	may_alloc = sx->recv_count < sx->recv_limit;
 	spin_unlock(&sx->rx_lock);
-	return rc ? rc : srdma_recv_alloc(sx);
+	if (rc || !may_alloc)
+		return rc;
+	return srdma_recv_alloc(sx);
 }
 
-static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
+static void srdma_recv_stash(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	spin_lock(&sx->rx_lock);
 	list_add(&rc->node, &sx->recv_free);
@@ -100,11 +110,28 @@ static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
 		rc_post = ib_post_recv(sx->qp, &rc->wr, NULL);
 	spin_unlock(&sx->rx_lock);
 	if (rc_post) {
-		srdma_recv_put(sx, rc);
+		srdma_recv_stash(sx, rc);
 		return rc_post;
 	}
 	srdma_stat_add(SRDMA_STAT_RQ_PROD, 1);
 	return 0;
+}
+
+/* A buffer is free again: it makes up a missing Receive first. */
+static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
+{
+	bool repost = false;
+
+	spin_lock(&sx->rx_lock);
+	if (sx->recv_deficit && !sx->rq_closed) {
+		sx->recv_deficit--;
+		repost = true;
+	} else {
+		list_add(&rc->node, &sx->recv_free);
+	}
+	spin_unlock(&sx->rx_lock);
+	if (repost && srdma_recv_post(sx, rc))
+		srdma_close(sx, "cannot repost a Receive");
 }
 
 /**
@@ -160,7 +187,7 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			trace_srdma_wc_error(sx, "receive", wc->status,
 					     wc->vendor_err);
-		srdma_recv_put(sx, rc);
+		srdma_recv_stash(sx, rc);
 		srdma_close(sx, "receive completion error");
 		return;
 	}
@@ -168,13 +195,20 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(sx->device, rc->sge.addr, rc->byte_len,
 				   DMA_FROM_DEVICE);
 
-	/* Replace it now, so every credit granted stays backed. */
+	/*
+	 * Replace it now, so every credit granted stays backed.  Without
+	 * a buffer (the client sent more than its credits, or memory is
+	 * short) the next one nfsd releases is posted instead.
+	 */
 	fresh = srdma_recv_get(sx);
-	if (!fresh || srdma_recv_post(sx, fresh)) {
-		if (!test_bit(XPT_CLOSE, &sx->xprt.xpt_flags)) {
-			srdma_stat_add(SRDMA_STAT_RQ_STARVE, 1);
-			srdma_close(sx, "cannot replenish Receives");
-		}
+	if (!fresh) {
+		spin_lock(&sx->rx_lock);
+		sx->recv_deficit++;
+		spin_unlock(&sx->rx_lock);
+		srdma_stat_add(SRDMA_STAT_RQ_STARVE, 1);
+		trace_svcrdma_rq_starve(sx, sx->recv_count);
+	} else if (srdma_recv_post(sx, fresh)) {
+		srdma_close(sx, "cannot replenish Receives");
 	}
 
 	spin_lock(&sx->rx_lock);
@@ -274,8 +308,29 @@ static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	complete(&rd->done);
 }
 
-/* Post the Reads on @rws and wait for them.  Return: 0 or -errno. */
-static int srdma_read_post_wait(struct srdma_xprt *sx, struct list_head *rws)
+/*
+ * Reads were posted in part and will never report: the posted ones may
+ * still land in the first @npages of rq_pages.  Those pages go with the
+ * orphaned contexts until the drain, and nfsd gets new ones.
+ */
+static void srdma_read_orphan(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			      struct list_head *rws, unsigned int npages)
+{
+	unsigned int i;
+
+	srdma_rw_orphan_reads(sx, rws);
+	for (i = 0; i < npages; i++) {
+		put_page(rqstp->rq_pages[i]);
+		rqstp->rq_pages[i] = NULL;
+	}
+}
+
+/*
+ * Post the Reads on @rws, which land in the first @npages of rq_pages,
+ * and wait for them.  Return: 0 or -errno.
+ */
+static int srdma_read_post_wait(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+				struct list_head *rws, unsigned int npages)
 {
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
@@ -294,7 +349,7 @@ static int srdma_read_post_wait(struct srdma_xprt *sx, struct list_head *rws)
 		/* The signaled last Read was not posted: nothing to wait for. */
 		srdma_close(sx, "RDMA Read post failed");
 		if (bad != first)
-			srdma_rw_orphan(sx, rws);
+			srdma_read_orphan(sx, rqstp, rws, npages);
 		srdma_sq_release(sx, nr_wrs);
 		return err;
 	}
@@ -346,7 +401,7 @@ static int srdma_arg_data_item(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 		return err;
 	srdma_copy_to_pages(rqstp->rq_pages, c->length, NULL,
 			    xdr_pad_size(c->length));
-	err = srdma_read_post_wait(sx, rws);
+	err = srdma_read_post_wait(sx, rqstp, rws, npages);
 	if (err)
 		return err;
 
@@ -447,7 +502,7 @@ static int srdma_arg_assemble(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	if (err)
 		return err;
 	pos += reduced_len - used;
-	err = srdma_read_post_wait(sx, rws);
+	err = srdma_read_post_wait(sx, rqstp, rws, npages);
 	if (err)
 		return err;
 
@@ -474,6 +529,8 @@ static int srdma_arg_read_chunks(struct srdma_xprt *sx,
 	LIST_HEAD(rws);
 	int err;
 
+	if (srdma_should_fail(SRDMA_FAIL_READ_CHUNKS))
+		return -ENOMEM;
 	if (rc->hdr.proc == RPCRDMA_MSG && cl->nr_read_chunks == 1)
 		err = srdma_arg_data_item(sx, rqstp, rc, &rws);
 	else
@@ -546,8 +603,17 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 					 RPCRDMA_WIRE_ERR_POS_RANGE);
 			goto out_drop;
 		}
-		if (err)
+		if (err) {
+			/*
+			 * Short of memory, contexts or Send Queue, or the
+			 * Reads failed: the client must not wait a whole
+			 * RPC timeout to send the Call again.  A new
+			 * connection makes it retransmit at once.
+			 */
+			trace_svcrdma_read_error(sx, rc->hdr.xid, -err);
+			srdma_close(sx, "cannot read a Call's chunks");
 			goto out_drop;
+		}
 	} else {
 		srdma_arg_inline(rqstp, rc);
 	}

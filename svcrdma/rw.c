@@ -115,8 +115,14 @@ out_free:
  */
 static void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
 {
+	struct scatterlist *sg;
+	unsigned int i;
+
 	rdma_rw_ctx_destroy(&rw->ctx, sx->qp, sx->port_num, rw->sgt.sgl,
 			    rw->nents, rw->dir);
+	if (rw->holds_pages)
+		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
+			put_page(sg_page(sg));
 	sg_free_table(&rw->sgt);
 	kfree(rw);
 }
@@ -137,14 +143,25 @@ void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws)
 }
 
 /**
- * srdma_rw_orphan - keep contexts whose work requests may still run
+ * srdma_rw_orphan_reads - keep Reads that may still run until the drain
  * @sx: the connection, which is closing
- * @rws: contexts of a chain that was posted only in part
+ * @rws: Read contexts of a chain that was posted only in part
  *
- * The connection teardown releases them once the QP is drained.
+ * Nothing will report when the posted part finishes, so the contexts,
+ * their DMA mappings and (through a reference of their own) the pages
+ * the Reads land in stay until srdma_free() has drained the QP.
  */
-void srdma_rw_orphan(struct srdma_xprt *sx, struct list_head *rws)
+void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws)
 {
+	struct scatterlist *sg;
+	struct srdma_rw *rw;
+	unsigned int i;
+
+	list_for_each_entry(rw, rws, node) {
+		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
+			get_page(sg_page(sg));
+		rw->holds_pages = true;
+	}
 	spin_lock(&sx->send_lock);
 	list_splice_tail_init(rws, &sx->rw_orphans);
 	spin_unlock(&sx->send_lock);

@@ -97,6 +97,24 @@ void srdma_send_put(struct srdma_send *sc)
 }
 
 /**
+ * srdma_send_release_orphans - release Send contexts posted in part
+ * @sx: the connection, whose QP is drained
+ */
+void srdma_send_release_orphans(struct srdma_xprt *sx)
+{
+	struct srdma_send *sc, *next;
+	LIST_HEAD(orphans);
+
+	spin_lock(&sx->send_lock);
+	list_splice_init(&sx->send_orphans, &orphans);
+	spin_unlock(&sx->send_lock);
+	list_for_each_entry_safe(sc, next, &orphans, node) {
+		list_del(&sc->node);
+		srdma_send_put(sc);
+	}
+}
+
+/**
  * srdma_send_destroy_all - free the Send contexts of a drained connection
  * @sx: the connection
  */
@@ -157,9 +175,18 @@ int srdma_send_post(struct srdma_send *sc)
 	err = ib_post_send(sx->qp, first, &bad);
 	if (err) {
 		srdma_close(sx, "post send failed");
-		if (bad != first)
-			srdma_rw_orphan(sx, &sc->rws);
 		srdma_sq_release(sx, sc->nr_wrs);
+		if (bad != first) {
+			/*
+			 * Writes were posted and nothing will report when
+			 * they are done reading the reply's pages: keep
+			 * the whole context until the QP is drained.
+			 */
+			spin_lock(&sx->send_lock);
+			list_add(&sc->node, &sx->send_orphans);
+			spin_unlock(&sx->send_lock);
+			return err;
+		}
 		goto out_put;
 	}
 	srdma_stat_add(SRDMA_STAT_SQ_PROD, 1);
@@ -426,9 +453,11 @@ int srdma_sendto(struct svc_rqst *rqstp)
 	if (!rc || test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 		return -ENOTCONN;
 	call = &rc->hdr.lists;
-	sc = srdma_send_get(sx);
-	if (!sc)
-		return -ENOMEM;
+	sc = srdma_should_fail(SRDMA_FAIL_SEND) ? NULL : srdma_send_get(sx);
+	if (!sc) {
+		err = -ENOMEM;
+		goto out_close;
+	}
 
 	err = srdma_reply_payloads(sx, sc, rc, res, &rp);
 	if (err)
@@ -480,14 +509,27 @@ int srdma_sendto(struct svc_rqst *rqstp)
 	srdma_stat_add(SRDMA_STAT_WRITE, !list_empty(&sc->rws));
 	trace_srdma_reply(sx, rc->hdr.xid, rp.nomsg, rp.msg_len,
 			  rc->nr_payloads, sc->wr.opcode == IB_WR_SEND_WITH_INV);
-	return srdma_send_post(sc);
+	err = srdma_send_post(sc);
+	if (err)
+		goto out_close;
+	return 0;
 
 out_err:
 	srdma_send_put(sc);
 	if (err == -EMSGSIZE) {
 		/* RFC 8166: a reply that does not fit the chunks offered. */
 		trace_srdma_reply_too_big(sx, rc->hdr.xid, rp.msg_len);
-		return srdma_send_error(sx, rc->hdr.xid, RPCRDMA_ERR_CHUNK);
+		err = srdma_send_error(sx, rc->hdr.xid, RPCRDMA_ERR_CHUNK);
+		if (!err)
+			return 0;
 	}
+out_close:
+	/*
+	 * svc_send() ignores our return value: a reply that is not sent
+	 * would leave the client waiting a whole RPC timeout.  Losing the
+	 * connection makes it retransmit at once.
+	 */
+	trace_svcrdma_sendto_error(sx, rc->hdr.xid, -err);
+	srdma_close(sx, "cannot send a reply");
 	return err;
 }

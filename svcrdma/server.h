@@ -245,6 +245,8 @@ struct srdma_recv {
  * @nents: entries of @sgt given to rdma_rw_ctx_init()
  * @dir: DMA_TO_DEVICE (Write) or DMA_FROM_DEVICE (Read)
  * @nr_wrs: work requests the context posts
+ * @holds_pages: a reference on each page of @sgt is ours (an orphaned
+ *	Read keeps its pages from being reused until the QP is drained)
  */
 struct srdma_rw {
 	struct list_head node;
@@ -253,6 +255,7 @@ struct srdma_rw {
 	unsigned int nents;
 	enum dma_data_direction dir;
 	unsigned int nr_wrs;
+	bool holds_pages;
 };
 
 /**
@@ -282,6 +285,37 @@ struct srdma_send {
 	unsigned int nr_pages;
 };
 
+/**
+ * enum srdma_fault - fault injection points (fault.c)
+ * @SRDMA_FAIL_READ_CHUNKS: reading a Call's chunks fails with -ENOMEM
+ * @SRDMA_FAIL_SEND: building a reply fails with -ENOMEM
+ * @SRDMA_FAIL_MAX: number of points
+ */
+enum srdma_fault {
+	SRDMA_FAIL_READ_CHUNKS,
+	SRDMA_FAIL_SEND,
+	SRDMA_FAIL_MAX
+};
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+bool srdma_should_fail(enum srdma_fault point);
+void srdma_fault_init(void);
+void srdma_fault_exit(void);
+#else
+static inline bool srdma_should_fail(enum srdma_fault point)
+{
+	return false;
+}
+
+static inline void srdma_fault_init(void)
+{
+}
+
+static inline void srdma_fault_exit(void)
+{
+}
+#endif
+
 /* transport.c */
 extern struct svc_xprt_class srdma_class;
 int srdma_register(void);
@@ -309,7 +343,7 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   const struct xdr_buf *xdr, unsigned int offset,
 		   unsigned int len, const struct rpcrdma_chunk *chunk,
 		   unsigned int chunk_off, enum dma_data_direction dir);
-void srdma_rw_orphan(struct srdma_xprt *sx, struct list_head *rws);
+void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
@@ -321,6 +355,7 @@ void srdma_sq_release(struct srdma_xprt *sx, unsigned int n);
 struct srdma_send *srdma_send_get(struct srdma_xprt *sx);
 void srdma_send_put(struct srdma_send *sc);
 void srdma_send_destroy_all(struct srdma_xprt *sx);
+void srdma_send_release_orphans(struct srdma_xprt *sx);
 void srdma_send_hdr_stream(struct srdma_send *sc, struct xdr_stream *xdr,
 			   struct xdr_buf *hbuf);
 int srdma_send_post(struct srdma_send *sc);

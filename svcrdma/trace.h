@@ -44,6 +44,8 @@ DEFINE_SVCRDMA_VALUE_EVENT(accept_error);
 DEFINE_SVCRDMA_VALUE_EVENT(disconnect);
 DEFINE_SVCRDMA_VALUE_EVENT(qp_event);
 DEFINE_SVCRDMA_VALUE_EVENT(sq_full);
+DEFINE_SVCRDMA_VALUE_EVENT(rq_starve);
+DEFINE_SVCRDMA_VALUE_EVENT(relisten);
 
 #define trace_srdma_listen(sx, rc)		trace_svcrdma_listen(sx, rc)
 #define trace_srdma_listener_event(sx, e)	trace_svcrdma_listener_event(sx, e)

@@ -89,6 +89,7 @@ int srdma_register(void)
 	rc = svc_reg_xprt_class(&srdma_class);
 	if (rc)
 		goto out_bc;
+	srdma_fault_init();
 	return 0;
 
 out_bc:
@@ -111,6 +112,7 @@ void srdma_unregister(void)
 {
 	int i;
 
+	srdma_fault_exit();
 	svc_unreg_xprt_class(&srdma_class);
 	srdma_bc_unregister();
 	srdma_sysctl_unregister();
