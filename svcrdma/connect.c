@@ -120,6 +120,17 @@ static int srdma_cm_listen_handler(struct rdma_cm_id *id,
 		trace_srdma_listener_event(listener, event->event);
 		svc_xprt_deferred_close(&listener->xprt);
 		return 0;
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		/*
+		 * The address moved to another device (bonding failover):
+		 * listen again there.  An id cannot be destroyed from its
+		 * own handler, so a worker does it.
+		 */
+		trace_srdma_listener_event(listener, event->event);
+		svc_xprt_get(&listener->xprt);
+		if (!queue_work(system_long_wq, &listener->relisten_work))
+			svc_xprt_put(&listener->xprt);
+		return 0;
 	default:
 		trace_srdma_listener_event(listener, event->event);
 		return 0;
@@ -152,6 +163,61 @@ static int srdma_cm_conn_handler(struct rdma_cm_id *id,
 	return 0;
 }
 
+/* A listening RDMA-CM id on @sa.  Return: the id or an ERR_PTR(). */
+static struct rdma_cm_id *srdma_listen_id(struct srdma_xprt *listener,
+					  struct sockaddr *sa)
+{
+	struct rdma_cm_id *id;
+	int rc;
+
+	id = rdma_create_id(listener->xprt.xpt_net, srdma_cm_listen_handler,
+			    listener, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(id))
+		return id;
+	if (sa->sa_family == AF_INET6) {
+		rc = rdma_set_afonly(id, 1);
+		if (rc)
+			goto out_id;
+	}
+	rc = rdma_bind_addr(id, sa);
+	if (rc)
+		goto out_id;
+	rc = rdma_listen(id, SRDMA_LISTEN_BACKLOG);
+	if (rc)
+		goto out_id;
+	return id;
+
+out_id:
+	rdma_destroy_id(id);
+	return ERR_PTR(rc);
+}
+
+static void srdma_relisten_worker(struct work_struct *work)
+{
+	struct srdma_xprt *listener = container_of(work, struct srdma_xprt,
+						   relisten_work);
+	struct rdma_cm_id *id, *old;
+
+	if (test_bit(XPT_CLOSE, &listener->xprt.xpt_flags))
+		goto out;
+	id = srdma_listen_id(listener,
+			     (struct sockaddr *)&listener->listen_addr);
+	if (IS_ERR(id)) {
+		pr_warn_ratelimited("svcrdma: cannot listen again on %pISpc after an address change: %ld\n",
+				    &listener->listen_addr, PTR_ERR(id));
+		trace_svcrdma_relisten(listener, PTR_ERR(id));
+		svc_xprt_deferred_close(&listener->xprt);
+		goto out;
+	}
+	/* srdma_free() cannot run meanwhile: this work holds a reference. */
+	old = listener->cm_id;
+	listener->cm_id = id;
+	rdma_destroy_id(old);
+	trace_svcrdma_relisten(listener, 0);
+out:
+	svc_xprt_put(&listener->xprt);
+}
+
 /**
  * srdma_create_listener - the svc_xprt_ops::xpo_create method
  * @serv: the RPC service (nfsd)
@@ -179,25 +245,16 @@ struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
 	if (!listener)
 		return ERR_PTR(-ENOMEM);
 	set_bit(XPT_LISTENER, &listener->xprt.xpt_flags);
+	INIT_WORK(&listener->relisten_work, srdma_relisten_worker);
+	memcpy(&listener->listen_addr, sa,
+	       min_t(size_t, salen, sizeof(listener->listen_addr)));
 
-	id = rdma_create_id(net, srdma_cm_listen_handler, listener,
-			    RDMA_PS_TCP, IB_QPT_RC);
+	id = srdma_listen_id(listener, sa);
 	if (IS_ERR(id)) {
 		rc = PTR_ERR(id);
 		goto out_free;
 	}
 	listener->cm_id = id;
-	if (sa->sa_family == AF_INET6) {
-		rc = rdma_set_afonly(id, 1);
-		if (rc)
-			goto out_id;
-	}
-	rc = rdma_bind_addr(id, sa);
-	if (rc)
-		goto out_id;
-	rc = rdma_listen(id, SRDMA_LISTEN_BACKLOG);
-	if (rc)
-		goto out_id;
 
 	svc_xprt_set_local(&listener->xprt,
 			   (struct sockaddr *)&id->route.addr.src_addr,
@@ -206,8 +263,6 @@ struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
 	trace_srdma_listen(listener, 0);
 	return &listener->xprt;
 
-out_id:
-	rdma_destroy_id(id);
 out_free:
 	trace_srdma_listen(listener, rc);
 	srdma_xprt_discard(listener);

@@ -103,6 +103,9 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @accept_lock: protects @accept_q (listener)
  * @accept_q: connections waiting for srdma_accept() (listener)
  * @accept_node: entry in the listener's @accept_q (connection)
+ * @listen_addr: the address a listener is bound to
+ * @relisten_work: makes a listener's RDMA-CM id anew after an address
+ *	change (bonding failover) took the old one off its device
  * @device: the RDMA device of the connection
  * @port_num: the port the connection uses
  * @pd: protection domain
@@ -150,6 +153,8 @@ struct srdma_xprt {
 	spinlock_t accept_lock;	/* protects accept_q */
 	struct list_head accept_q;
 	struct list_head accept_node;
+	struct sockaddr_storage listen_addr;
+	struct work_struct relisten_work;
 
 	struct ib_device *device;
 	u32 port_num;
