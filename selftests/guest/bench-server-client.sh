@@ -11,7 +11,7 @@
 ROUNDS=${BENCH_ROUNDS:-5}
 
 test_begin
-rxe_link eth0
+rdma_link eth0
 load_stock_rpcrdma
 for round in $(seq 1 "$ROUNDS"); do
 	if [ $((round % 2)) = 1 ]; then order="ours stock"; else order="stock ours"; fi

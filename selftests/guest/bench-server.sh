@@ -11,7 +11,7 @@
 ROUNDS=${BENCH_ROUNDS:-5}
 
 test_begin
-rxe_link eth0
+rdma_link eth0
 nfs_server_start
 # Adding the rdma listener loaded a module (modprobe picks the stock one):
 # start every round from none.

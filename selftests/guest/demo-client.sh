@@ -5,7 +5,7 @@
 test_begin
 MiB=${DEMO_MIB:-32}
 say "I am the NFS client, 192.0.2.2, running Linux $(uname -r)."
-rxe_link eth0
+rdma_link eth0
 load_transport_for_demo "[ -e /proc/sys/sunrpc/rdma_max_inline_read ]" \
 	"NFS client transport (xprtrdma)"
 wait_peer server-ready 180

@@ -5,7 +5,7 @@
 test_begin
 say "I am the NFS server, 192.0.2.1, running Linux $(uname -r)."
 say "Turning my virtual Ethernet card into an RDMA device with soft-RoCE:"
-rxe_link eth0
+rdma_link eth0
 rdma link show | sed "s/^/[$GUEST_NAME]   /"
 load_transport_for_demo "[ -d /proc/sys/sunrpc/svc_rdma ]" \
 	"NFS server transport (svcrdma)"

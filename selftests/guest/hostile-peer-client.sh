@@ -32,7 +32,7 @@ start_writer() {
 }
 
 test_begin
-rxe_link eth0
+rdma_link eth0
 load_stock_rpcrdma
 wait_peer server-ready 120
 nfs_mount 4.2 192.0.2.1 /mnt

@@ -25,9 +25,9 @@ long_target() {
 # The transport must let go of the device (removal may not hang), and
 # the mount reconnects on the new one.
 remove_client_device() {
-	timeout 60 rdma link delete rxe_eth0 ||
+	timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
 		fail "removing the RDMA device under a mount failed or hung"
-	rxe_link eth0
+	rdma_link eth0
 }
 
 remove_server_device() {
@@ -54,7 +54,7 @@ survive_device_loss() {
 }
 
 test_begin
-rxe_link eth0
+rdma_link eth0
 if [ "${CLIENT_MODULE:-ours}" = stock ]; then
 	# Same workload through the kernel's own module, for comparison.
 	load_stock_rpcrdma

@@ -16,7 +16,7 @@ trace_count() {
 }
 
 test_begin
-rxe_link eth0
+rdma_link eth0
 load_our_rpcrdma "$RPCRDMA_KO"
 [ -e /proc/sys/sunrpc/svc_rdma/max_requests ] ||
 	fail "our module did not register its server tunables"
@@ -48,9 +48,9 @@ if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
 	wait_peer remove-server-device "${PEER_TIMEOUT:-600}"
 	step "removing the RDMA device under the client's mount"
 	# nfsd must let go of every connection on it: removal may not hang.
-	timeout 60 rdma link delete rxe_eth0 ||
+	timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
 		fail "removing the RDMA device failed or hung"
-	rxe_link eth0
+	rdma_link eth0
 	signal_peer server-device-back
 fi
 if [ "${DELEG_RECALL:-0}" = 1 ]; then

@@ -6,7 +6,7 @@
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65536 1048576 ${BIG_FILE:-8388608}"
 
 test_begin
-rxe_link eth0
+rdma_link eth0
 load_stock_rpcrdma
 wait_peer server-ready 120
 for vers in ${NFS_VERSIONS:-3 4.2}; do

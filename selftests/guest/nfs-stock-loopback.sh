@@ -8,7 +8,7 @@ SIZES="0 1 1023 1024 1025 4095 4096 4097 65536 1048576 ${BIG_FILE:-8388608}"
 test_begin
 step "soft-RoCE on a dummy interface"
 dummy_link 192.0.2.1/24
-rxe_link rdma0
+rdma_link rdma0
 load_stock_rpcrdma
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT"
 nfs_server_start

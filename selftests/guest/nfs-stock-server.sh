@@ -4,7 +4,7 @@
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 test_begin
-rxe_link eth0
+rdma_link eth0
 load_stock_rpcrdma
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT"
 nfs_server_start

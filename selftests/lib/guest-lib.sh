@@ -44,19 +44,35 @@ dummy_link() {
 	ip link set rdma0 up
 }
 
-# Soft-RoCE device on NETDEV; waits until its port is ACTIVE.
-rxe_link() {
-	local netdev=$1 i
+# The software RDMA provider the guests use: rxe (soft-RoCE, the default)
+# or siw (soft-iWARP, built into the test kernel) with RDMA_PROVIDER=siw.
+RDMA_PROVIDER=${RDMA_PROVIDER:-rxe}
 
-	modprobe rdma_rxe || fail "cannot load rdma_rxe"
-	rdma link add "rxe_$netdev" type rxe netdev "$netdev" ||
-		fail "cannot add an rxe link on $netdev"
+# Name of the RDMA device on NETDEV: rxe_eth0, siw_eth0.
+rdma_link_name() {
+	echo "${RDMA_PROVIDER}_$1"
+}
+
+# An RDMA device of $RDMA_PROVIDER on NETDEV; waits until its port is
+# ACTIVE.
+rdma_link() {
+	local netdev=$1 name i
+
+	name=$(rdma_link_name "$netdev")
+	case "$RDMA_PROVIDER" in
+	rxe) modprobe rdma_rxe || fail "cannot load rdma_rxe" ;;
+	siw) modprobe siw 2>/dev/null || [ -d /sys/module/siw ] ||
+		fail "no siw in this kernel" ;;
+	*) fail "unknown RDMA_PROVIDER $RDMA_PROVIDER" ;;
+	esac
+	rdma link add "$name" type "$RDMA_PROVIDER" netdev "$netdev" ||
+		fail "cannot add an $RDMA_PROVIDER link on $netdev"
 	for i in $(seq 50); do
-		rdma link show "rxe_$netdev/1" 2>/dev/null | grep -q 'state ACTIVE' &&
+		rdma link show "$name/1" 2>/dev/null | grep -q 'state ACTIVE' &&
 			return 0
 		sleep 0.2
 	done
-	fail "rxe_$netdev never became ACTIVE"
+	fail "$name never became ACTIVE"
 }
 
 # The kernel's own rpcrdma.ko, the reference implementation.  Loaded by

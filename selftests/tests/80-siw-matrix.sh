@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The interoperability matrix over soft-iWARP (siw) instead of soft-RoCE,
+# both guests on the debug kernel: our client against the stock server,
+# the stock client against our server, ours against ours.  iWARP has its
+# own rules (Read sinks registered for remote write, no RNR, private data
+# carried in MPA), so each pair runs the client workload (files across
+# the inline thresholds, Long Call, Long Reply, IPv6, fio verify) and a
+# server restart under a writer (reconnect) on NFSv4.2.
+. "$(dirname "$0")/../lib/common.sh"
+
+"$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test) || exit 1
+
+# pair NAME SERVER-SCRIPT CLIENT-MODULE
+pair() {
+	echo "# siw: $1"
+	"$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$out/$1" \
+		--server-kernel test --client-kernel test \
+		--server-script "$RPCRDMA_TOP/selftests/guest/$2" \
+		--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
+		--timeout 900 --env "RPCRDMA_KO=$ko" --env RDMA_PROVIDER=siw \
+		--client-env "CLIENT_MODULE=$3" \
+		--env BIG_FILE=1048576 --env DIR_ENTRIES=600 --env FIO_SIZE=1M \
+		--env RESTART_SERVER=1 --env "NFS_VERSIONS=${NFS_VERSIONS:-4.2}"
+}
+
+out=$1
+rc=0
+pair ours-vs-stock-server nfs-stock-server.sh ours || rc=1
+pair stock-vs-our-server nfs-server.sh stock || rc=1
+pair ours-vs-our-server nfs-server.sh ours || rc=1
+exit $rc
