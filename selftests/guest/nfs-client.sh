@@ -4,10 +4,22 @@
 # thresholds written, remounted and compared; a directory of thousands of
 # entries listed (Long Reply); a symlink with a several-KiB target (Long
 # Call); mountstats must show each chunk type in use.  Then concurrent fio
-# verify; with RESTART_SERVER=1 the server's NFS service restarts while a
-# write runs and the data must survive; with DEVICE_REMOVAL=1 the RDMA
-# device goes away under a mount and comes back; finally umount, rmmod,
-# clean dmesg.
+# verify, and optional steps:
+#   NCONNECT="8 16"   fio verify at queue depth 16 over that many
+#                     connections, with no latency outlier;
+#   RESTART_SERVER=1  the server's NFS service restarts while a write runs
+#                     and the data must survive;
+#   RENEGOTIATE=1     the restarted server offers a 1 KiB inline size,
+#                     which the client must adopt;
+#   DEVICE_REMOVAL=1  the RDMA device goes away under a mount and returns;
+#   KILL_DIO=1        direct-I/O tasks killed mid-RPC, some while the
+#                     device goes away;
+#   SERVER_FAULTS=1   the server (ours, debug kernel) fails reading a
+#                     Call's chunks and sending a reply once each: each
+#                     must cost a reconnect, not an RPC timeout;
+#   SWAP=1            a swap file on the mount takes a bounded allocator's
+#                     pages and gives them back intact.
+# Finally umount, rmmod, clean dmesg.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 SIZES="0 1 1023 1024 1025 4095 4096 4097 65536 1048576 ${BIG_FILE:-8388608}"
@@ -138,6 +150,90 @@ if [ -n "${FIO_SIZE:-16M}" ] && command -v fio >/dev/null; then
 	umount /mnt
 fi
 
+# nconnect_fio N: fio with verify over N connections; the slowest I/O
+# must not stand out (a lost wakeup or a backlog wait shows there).
+nconnect_fio() {
+	local n=$1 lines max_ms
+
+	step "NFSv4.2 nconnect=$n: fio at queue depth 16 with verify"
+	mkdir -p /mnt
+	mount -t nfs -o "vers=4.2,proto=rdma,port=$NFS_PORT,nconnect=$n" \
+		192.0.2.1:/ /mnt || fail "nconnect=$n mount failed"
+	lines=$(awk '$1 == "device" { mine = ($5 == "/mnt") }
+		mine && $1 == "xprt:" { c++ } END { print c + 0 }' /proc/self/mountstats)
+	[ "$lines" = "$n" ] ||
+		fail "nconnect=$n mount shows $lines xprt lines in mountstats"
+	mkdir -p /mnt/nc
+	timeout 600 fio --name=nconnect --directory=/mnt/nc --numjobs=4 \
+		--size=4M --bs=16k --rw=randwrite --direct=1 --ioengine=libaio \
+		--iodepth=16 --verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--group_reporting --output-format=json --output=/tmp/nc.json ||
+		fail "fio verify over nconnect=$n failed or hung"
+	max_ms=$(python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(int(max(j[d]["clat_ns"]["max"] for d in ("read", "write")) / 1e6))' /tmp/nc.json)
+	echo "nconnect=$n: slowest I/O ${max_ms} ms"
+	[ "$max_ms" -lt 10000 ] ||
+		fail "nconnect=$n: an I/O took ${max_ms} ms (a stall)"
+	rm -rf /mnt/nc
+	umount /mnt
+}
+
+# Direct-I/O writers and readers, killed mid-RPC; on odd rounds the RDMA
+# device also goes away under them.  Their MRs must be invalidated (or
+# their queue pair flushed) before the pages go back, which KASAN on the
+# debug kernel would catch; data written before must stay intact.
+kill_direct_io() {
+	local round pids j
+
+	step "NFSv4.2: tasks killed during direct I/O, with device removals"
+	nfs_mount 4.2 192.0.2.1 /mnt
+	head -c 4194304 /dev/urandom >/tmp/kd.src
+	cp /tmp/kd.src /mnt/kd && sync
+	for round in 1 2 3 4 5 6; do
+		pids=
+		for j in 1 2; do
+			dd if=/tmp/kd.src of="/mnt/kd.$j" bs=1M oflag=direct \
+				status=none 2>/dev/null &
+			pids="$pids $!"
+			dd if=/mnt/kd of=/dev/null bs=1M iflag=direct \
+				status=none 2>/dev/null &
+			pids="$pids $!"
+		done
+		sleep 1
+		if [ $((round % 2)) = 1 ]; then
+			timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
+				fail "removing the RDMA device under direct I/O hung"
+			# shellcheck disable=SC2086
+			kill -9 $pids 2>/dev/null
+			rdma_link eth0
+		else
+			# shellcheck disable=SC2086
+			kill -9 $pids 2>/dev/null
+		fi
+		# shellcheck disable=SC2086
+		timeout 120 sh -c "while kill -0 $pids 2>/dev/null; do sleep 0.2; done" ||
+			fail "killed direct-I/O tasks did not exit"
+	done
+	timeout 240 cmp /tmp/kd.src /mnt/kd ||
+		fail "a file read by killed tasks differs afterwards"
+	timeout 240 cp /tmp/kd.src /mnt/kd.after ||
+		fail "I/O after the killed tasks failed"
+	umount /mnt
+	nfs_mount 4.2 192.0.2.1 /mnt
+	cmp /tmp/kd.src /mnt/kd.after || fail "data written after the kills differs"
+	rm -f /mnt/kd /mnt/kd.*
+	umount /mnt
+}
+
+if [ "${KILL_DIO:-0}" = 1 ]; then
+	kill_direct_io
+fi
+
+for n in ${NCONNECT:-}; do
+	nconnect_fio "$n"
+done
+
 if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	step "NFSv4.2: the server restarts while a direct-I/O writer runs"
 	nfs_mount 4.2 192.0.2.1 /mnt
@@ -173,6 +269,22 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	cmp -n $((n << 20)) /tmp/big.src /mnt/big ||
 		fail "data written across the server restart is wrong"
 	rm -f /mnt/big /tmp/big.src
+	if [ "${RENEGOTIATE:-0}" = 1 ]; then
+		step "NFSv4.2: the server came back with a 1 KiB inline size"
+		# A 1,500-byte symlink target fitted the old 4 KiB inline
+		# size; now it must travel in a Read chunk.
+		before=$(xprt_field /mnt 11)
+		ln -s "$(long_target | cut -c1-1500)" /mnt/link.small ||
+			fail "creating a symlink after the renegotiation failed"
+		expect_xprt_field /mnt 11 $((before + 1)) \
+			"read_chunk_count after a 1,500-byte SYMLINK at 1 KiB inline"
+		rm -f /mnt/f.*
+		write_files /mnt 1000 1023 1024 1025 2047 2048 4096 65536
+		umount /mnt
+		nfs_mount 4.2 192.0.2.1 /mnt
+		verify_files /mnt
+		rm -f /mnt/f.* /mnt/link.small
+	fi
 	umount /mnt
 fi
 
@@ -184,6 +296,78 @@ fi
 if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
 	step "NFSv4.1: the server's RDMA device is removed under a mount, then re-added"
 	survive_device_loss 4.1 remove_server_device
+fi
+
+# timed_io SECONDS WHAT CMD...: CMD must finish within SECONDS.
+timed_io() {
+	local limit=$1 what=$2 t0 took
+	shift 2
+	t0=$(date +%s)
+	"$@" || fail "$what failed"
+	took=$(( $(date +%s) - t0 ))
+	echo "$what took ${took}s"
+	[ "$took" -lt "$limit" ] ||
+		fail "$what took ${took}s: the server dropped the call instead of closing"
+}
+
+if [ "${SERVER_FAULTS:-0}" = 1 ]; then
+	step "NFSv3: transient server errors cost a reconnect, not an RPC timeout"
+	nfs_mount 3 192.0.2.1 /mnt
+	head -c 1048576 /dev/urandom >/tmp/fault.src
+	cp /tmp/fault.src /mnt/fault && sync
+	connects=$(xprt_field /mnt 3)
+	# The server fails reading the next Call's Read chunk (a WRITE).
+	signal_peer arm-read_chunks-fault
+	wait_peer read_chunks-fault-armed 120
+	timed_io 30 "a 1 MiB write while reading its chunk fails" \
+		dd if=/tmp/fault.src of=/mnt/fault bs=1M count=1 oflag=direct \
+		conv=notrunc status=none
+	# The server fails building its next reply.
+	signal_peer arm-send-fault
+	wait_peer send-fault-armed 120
+	timed_io 30 "a 1 MiB read while its reply fails" \
+		dd if=/mnt/fault of=/tmp/fault.back bs=1M count=1 iflag=direct \
+		status=none
+	cmp /tmp/fault.src /tmp/fault.back || fail "data differs after the faults"
+	expect_xprt_field /mnt 3 $((connects + 2)) \
+		"connect_count after two server-side faults"
+	rm -f /mnt/fault
+	umount /mnt
+fi
+
+if [ "${SWAP:-0}" = 1 ]; then
+	step "NFSv4.2: swap on a file of the RDMA mount, a bounded allocator pushed into it"
+	nfs_mount 4.2 192.0.2.1 /mnt
+	dd if=/dev/zero of=/mnt/swapfile bs=1M count=128 status=none ||
+		fail "creating the swap file failed"
+	chmod 600 /mnt/swapfile
+	mkswap /mnt/swapfile >/dev/null || fail "mkswap on the RDMA mount failed"
+	swapon /mnt/swapfile || fail "swapon of a file on the RDMA mount failed"
+	grep -q /mnt/swapfile /proc/swaps || fail "the swap file is not in /proc/swaps"
+	# A 32 MiB memory cgroup: 96 MiB of pattern must go out to swap
+	# over RDMA and come back intact.
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p /sys/fs/cgroup/swaptest
+	echo 32M >/sys/fs/cgroup/swaptest/memory.max
+	out_before=$(awk '$1 == "pswpout" { print $2 }' /proc/vmstat)
+	in_before=$(awk '$1 == "pswpin" { print $2 }' /proc/vmstat)
+	sh -c 'echo $$ >/sys/fs/cgroup/swaptest/cgroup.procs &&
+	       exec timeout 600 python3 "$0" 96' \
+		"$RPCRDMA_TOP/selftests/guest/swap-fill.py" >/tmp/swap.out 2>&1 ||
+		{ cat /tmp/swap.out; fail "the allocator's data did not survive swap"; }
+	cat /tmp/swap.out
+	swapped_out=$(( $(awk '$1 == "pswpout" { print $2 }' /proc/vmstat) - out_before ))
+	swapped_in=$(( $(awk '$1 == "pswpin" { print $2 }' /proc/vmstat) - in_before ))
+	echo "pages swapped out: $swapped_out, in: $swapped_in"
+	# 64 MiB over the limit is 16384 pages; most must have gone out.
+	[ "$swapped_out" -ge 8192 ] ||
+		fail "only $swapped_out pages went to swap: the test did not swap"
+	[ "$swapped_in" -gt 0 ] || fail "nothing came back from swap"
+	rmdir /sys/fs/cgroup/swaptest
+	swapoff /mnt/swapfile || fail "swapoff failed"
+	rm -f /mnt/swapfile
+	umount /mnt
 fi
 
 if [ "${DELEG_RECALL:-0}" = 1 ]; then

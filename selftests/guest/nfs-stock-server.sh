@@ -12,6 +12,12 @@ signal_peer server-ready
 if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	wait_peer restart-server "${PEER_TIMEOUT:-300}"
 	step "restarting the NFS service under the client's writes"
+	if [ "${RENEGOTIATE:-0}" = 1 ]; then
+		# Connections after the restart offer a 1 KiB inline size
+		# (RFC 8797 private data): the client must adopt it.
+		echo 1024 >/proc/sys/sunrpc/svc_rdma/max_req_size ||
+			fail "cannot set max_req_size"
+	fi
 	nfs_server_restart 2
 	signal_peer server-restarted
 fi

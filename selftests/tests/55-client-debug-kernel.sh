@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Our client on the debug kernel (KASAN, lockdep, kmemleak) against the
 # stock server on Debian's kernel: the client workload with smaller files,
-# the server restart during a write, then a kmemleak scan after rmmod.
+# the server restart during a write, direct-I/O tasks killed mid-RPC while
+# the RDMA device goes away, then a kmemleak scan after rmmod.
 . "$(dirname "$0")/../lib/common.sh"
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
@@ -12,5 +13,5 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 	--timeout 900 --env "RPCRDMA_KO=$ko" --client-env CHECK_KMEMLEAK=1 \
 	--env BIG_FILE=2097152 --env DIR_ENTRIES=1500 --env FIO_SIZE=2M \
-	--env RESTART_SERVER=1 \
+	--env RESTART_SERVER=1 --env KILL_DIO=1 \
 	--env "NFS_VERSIONS=${NFS_VERSIONS:-3 4.1}"
