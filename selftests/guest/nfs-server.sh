@@ -27,7 +27,8 @@ grep -qw rdma /proc/sys/sunrpc/transports ||
 ! echo 1000000 2>/dev/null >/proc/sys/sunrpc/svc_rdma/max_req_size ||
 	fail "max_req_size accepted 1000000, above its maximum"
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
-for ev in accept bc_call bc_reply decode_err send_error reply_too_big close; do
+for ev in accept queues bc_call bc_reply decode_err send_error reply_too_big \
+	  close read_error sendto_error rq_starve; do
 	echo 1 >"/sys/kernel/tracing/events/svcrdma/svcrdma_$ev/enable" ||
 		fail "no svcrdma_$ev tracepoint"
 done
@@ -66,6 +67,19 @@ if [ "${DELEG_RECALL:-0}" = 1 ]; then
 		fail "the server's write to a delegated file did not finish"
 	signal_peer delegation-recalled
 fi
+if [ "${SERVER_FAULTS:-0}" = 1 ]; then
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	for point in read_chunks send; do
+		wait_peer "arm-$point-fault" "${PEER_TIMEOUT:-600}"
+		f=/sys/kernel/debug/rpcrdma/fail_server_$point
+		[ -d "$f" ] || fail "no fault injection point $f"
+		echo 0 >"$f/verbose"
+		echo 1 >"$f/times"
+		echo 100 >"$f/probability"
+		step "injecting one failure at $f"
+		signal_peer "$point-fault-armed"
+	done
+fi
 wait_peer client-finished "${PEER_TIMEOUT:-600}"
 # Kept with the logs: what the server saw (see the events enabled above).
 cp /sys/kernel/tracing/trace /out/server-trace.txt
@@ -79,6 +93,25 @@ done
 [ "$(svc_stat rdma_stat_write)" -gt 0 ] || fail "rdma_stat_write did not count (Write/Reply chunks)"
 echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count decode_err) decode errors"
 [ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
+# The kernel's clients offer many responder resources: more than one
+# RDMA Read may be in flight (the CM reports them as our initiator
+# depth).  CHECK_ORD=0 for peers that offer one.
+ords=$(grep -o ' svcrdma_accept:.* ord=[0-9]*' /sys/kernel/tracing/trace |
+       sed 's/.* ord=//' | sort -un | tr '\n' ' ')
+echo "negotiated Read depths (ORD): $ords"
+if [ "${CHECK_ORD:-1}" = 1 ]; then
+	for ord in $ords; do
+		[ "$ord" -gt 1 ] || fail "a connection was accepted with ORD $ord"
+	done
+fi
+if [ "${SERVER_FAULTS:-0}" = 1 ]; then
+	for point in read_chunks send; do
+		[ "$(cat "/sys/kernel/debug/rpcrdma/fail_server_$point/times")" = 0 ] ||
+			fail "the $point fault was never hit"
+	done
+	[ "$(trace_count read_error)" -gt 0 ] && [ "$(trace_count sendto_error)" -gt 0 ] ||
+		fail "no svcrdma_read_error/svcrdma_sendto_error event for the faults"
+fi
 if [ "${DELEG_RECALL:-0}" = 1 ]; then
 	# The recall (CB_RECALL) went to the client over our connection.
 	[ "$(trace_count bc_call)" -gt 0 ] && [ "$(trace_count bc_reply)" -gt 0 ] ||

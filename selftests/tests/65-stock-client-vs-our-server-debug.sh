@@ -3,8 +3,9 @@
 # The stock client (Debian's kernel, the kernel's own rpcrdma) against our
 # server on the debug kernel (KASAN, lockdep, kmemleak): NFSv3 and v4.1
 # with the client workload on smaller files, nfsd restarted during a
-# write, a delegation recalled over the backchannel, `rpc.nfsd 0`, rmmod
-# and a kmemleak scan on the server.
+# write, a delegation recalled over the backchannel, injected server
+# faults that must cost a reconnect and not an RPC timeout, the Read
+# depth negotiated, `rpc.nfsd 0`, rmmod and a kmemleak scan on the server.
 . "$(dirname "$0")/../lib/common.sh"
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
@@ -15,5 +16,5 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel test \
 	--timeout 900 --env "RPCRDMA_KO=$ko" --server-env CHECK_KMEMLEAK=1 \
 	--client-env CLIENT_MODULE=stock \
 	--env BIG_FILE=2097152 --env DIR_ENTRIES=1500 --env FIO_SIZE=2M \
-	--env RESTART_SERVER=1 --env DELEG_RECALL=1 \
+	--env RESTART_SERVER=1 --env DELEG_RECALL=1 --env SERVER_FAULTS=1 \
 	--env "NFS_VERSIONS=${NFS_VERSIONS:-3 4.1}"
