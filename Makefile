@@ -4,6 +4,8 @@
 #
 #   make                 build rpcrdma.ko against $(KDIR)
 #   make install         install into /lib/modules/<release>/updates + depmod
+#   make dkms-install    register with DKMS: built for every 6.12 kernel
+#   make dkms-remove     unregister; the kernel's own module is used again
 #   make deps            install every Debian package build and tests need
 #   make check           build checks, KUnit and selftests (what CI runs)
 #   make checkpatch      checkpatch.pl --strict and kernel-doc on every file
@@ -31,8 +33,8 @@ MAKEFLAGS += --no-print-directory
 need-kdir = $(if $(strip $(KDIR)),@true,$(error no kernel build tree found: \
 	install linux-headers-6.12-amd64 (make deps) or set KDIR))
 
-.PHONY: all modules clean install deps check kunit selftests demo \
-	bench test-kernel checkpatch
+.PHONY: all modules clean install dkms-install dkms-remove deps check \
+	kunit selftests demo bench test-kernel checkpatch
 
 all: modules
 
@@ -47,6 +49,12 @@ clean:
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(shell $(MAKE) -s -C $(KDIR) kernelrelease)
+
+dkms-install: deps
+	scripts/dkms.sh install
+
+dkms-remove:
+	scripts/dkms.sh remove
 
 deps:
 	scripts/install-deps.sh
