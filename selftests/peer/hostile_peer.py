@@ -683,6 +683,48 @@ def writes_in_read_chunks(long_call, start, seed):
         return None
     return run
 
+def credit_flood(runner, conn, xid):
+    """Ten times the server's credit grant of NULL calls without waiting
+    for a reply.  The server must not buffer without bound: it may answer
+    every call (nfsd kept up), or, once it holds two windows of calls,
+    let our Sends fail with RNR (it grants no RNR retry) or close the
+    connection.  What it may not do is go silent with calls unanswered
+    and the connection up: that is data loss a client cannot see."""
+    if not conn.send(null_call(xid, runner.args)[0]):
+        return 'the first NULL call could not be sent'
+    event = conn.next_event(runner.args.timeout)
+    why = RPC_NULL_REPLY.check(event, range(xid, xid + 1))
+    if why:
+        return 'the first NULL call: ' + why
+    grant = words(event.data)[2]
+    count = 10 * grant
+    runner.note('the server grants %d credits; sending %d NULL calls'
+                % (grant, count))
+    first = xid + 1
+    sent = 0
+    for i in range(count):
+        if not conn.send(null_call(first + i, runner.args)[0]):
+            break
+        sent += 1
+    answered = 0
+    while True:
+        event = conn.next_event(runner.args.quiet_time)
+        if isinstance(event, Message):
+            if RPC_NULL_REPLY.check(event, range(first, first + count)):
+                return 'an answer that is no NULL reply: ' + describe(event)
+            answered += 1
+            continue
+        break
+    runner.note('%d of %d sent, %d answered, then %s'
+                % (sent, count, answered, describe(event, False)))
+    if isinstance(event, Closed):
+        return None
+    if answered == count:
+        return None
+    return ('the server went silent with %d of %d calls unanswered and the '
+            'connection up' % (count - answered, count))
+
+
 CASES = [
     Case('a', 'positive control: inline RDMA_MSG with an RPC NULL call',
          null_call, (RPC_NULL_REPLY,)),
@@ -719,6 +761,8 @@ CASES = [
          unknown_proc_flood, (ServerCloses(tolerate=ERR_CHUNK_REPLY),), OWN),
     Case('m', 'Long Call whose Read chunk handle was never registered',
          long_call_bogus_handle, (ServerCloses(), ERR_CHUNK_REPLY), OWN),
+    Case('p', 'ten times the credit grant of NULL calls without waiting',
+         None, (), OWN, action=credit_flood),
     Case('a', 'positive control on a fresh connection after the attacks',
          null_call, (RPC_NULL_REPLY,), OWN),
 ]
