@@ -60,13 +60,6 @@ if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
 	rdma_link eth0
 	signal_peer server-device-back
 fi
-if [ "${DELEG_RECALL:-0}" = 1 ]; then
-	wait_peer delegation-held "${PEER_TIMEOUT:-600}"
-	step "writing a file the client holds a read delegation on"
-	timeout 60 sh -c "echo 'written by the server' >>$EXPORT/deleg" ||
-		fail "the server's write to a delegated file did not finish"
-	signal_peer delegation-recalled
-fi
 if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	for point in read_chunks send; do
@@ -79,6 +72,13 @@ if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 		step "injecting one failure at $f"
 		signal_peer "$point-fault-armed"
 	done
+fi
+if [ "${DELEG_RECALL:-0}" = 1 ]; then
+	wait_peer delegation-held "${PEER_TIMEOUT:-600}"
+	step "writing a file the client holds a read delegation on"
+	timeout 60 sh -c "echo 'written by the server' >>$EXPORT/deleg" ||
+		fail "the server's write to a delegated file did not finish"
+	signal_peer delegation-recalled
 fi
 wait_peer client-finished "${PEER_TIMEOUT:-600}"
 # Kept with the logs: what the server saw (see the events enabled above).
