@@ -74,6 +74,14 @@ else
 	load_our_rpcrdma "$RPCRDMA_KO"
 	[ -e /proc/sys/sunrpc/rdma_max_inline_read ] ||
 		fail "our module did not register its client tunables"
+	# The stock module's other tunables, with its ranges.
+	for t in rdma_inline_write_padding rdma_memreg_strategy rdma_pad_optimize; do
+		[ -w "/proc/sys/sunrpc/$t" ] || fail "no tunable $t"
+	done
+	[ "$(cat /proc/sys/sunrpc/rdma_memreg_strategy)" = 5 ] ||
+		fail "rdma_memreg_strategy is not FRWR (5) by default"
+	! echo 7 2>/dev/null >/proc/sys/sunrpc/rdma_memreg_strategy ||
+		fail "rdma_memreg_strategy accepted 7, above its maximum"
 fi
 wait_peer server-ready 120
 target=$(long_target)
@@ -84,6 +92,8 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	rm -rf /mnt/f.* /mnt/dir /mnt/link
 	write_files /mnt $SIZES
 	expect_xprt_field /mnt 11 1 "read_chunk_count after 1 MiB writes"
+	[ "${CLIENT_MODULE:-ours}" = stock ] ||
+		expect_xprt_field /mnt 18 1 "hardway_register_count (buffers grown)"
 	umount /mnt
 	nfs_mount "$vers" 192.0.2.1 /mnt
 	verify_files /mnt
@@ -121,6 +131,67 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	mount_xprt_line /mnt
 	umount /mnt
 done
+
+# mountstats(8) and nfsiostat(8) from nfs-common read the "xprt: rdma"
+# line: every RDMA figure mountstats prints must be the module's own
+# count, for our module and for the stock one alike (same layout).
+check_nfs_utils() {
+	local label field want got before
+
+	step "NFSv4.2: mountstats and nfsiostat read the RDMA transport line"
+	nfs_mount 4.2 192.0.2.1 /mnt
+	head -c 300000 /dev/urandom >/mnt/ms && sync
+	cat /mnt/ms >/dev/null
+	# An NFSv4 lease renewal may land between two reads: compare only a
+	# run during which the line did not change.
+	for _ in 1 2 3 4 5; do
+		before=$(mount_xprt_line /mnt)
+		mountstats /mnt >/tmp/ms.out 2>&1 ||
+			{ cat /tmp/ms.out; fail "mountstats failed"; }
+		[ "$(mount_xprt_line /mnt)" = "$before" ] && break
+	done
+	echo "$before"
+	grep -q 'Transport protocol: rdma' /tmp/ms.out ||
+		{ cat /tmp/ms.out; fail "mountstats does not see an rdma transport"; }
+	while IFS=: read -r label field; do
+		want=$(echo "$before" | awk -v n="$field" \
+			'{ for (i = 1; i <= NF; i++) if ($i == "rdma") { print $(i + n); exit } }')
+		got=$(grep -m 1 "^[[:space:]]*$label:" /tmp/ms.out |
+		      sed 's/.*: *\([0-9]*\).*/\1/')
+		echo "mountstats: $label: $got (xprt field $field: $want)"
+		[ -n "$got" ] && [ "$got" = "$want" ] ||
+			fail "mountstats prints $label ${got:-(nothing)}, the module counted $want"
+	done <<-EOF
+	Connect count:3
+	RPC requests:6
+	RPC replies:7
+	Read segments:11
+	Write segments:12
+	Reply segments:13
+	Registered:14
+	RDMA received:15
+	Total pull-up:16
+	Total fix-up:17
+	Hardway allocations:18
+	Failed marshals:19
+	Bad replies:20
+	RDMA_NOMSG calls:21
+	Recovered MRs:22
+	Orphaned MRs:23
+	Allocated MRs:24
+	Local Invalidates needed:25
+	EOF
+	nfsiostat 1 2 /mnt >/tmp/nfsiostat.out 2>&1 ||
+		{ cat /tmp/nfsiostat.out; fail "nfsiostat failed"; }
+	grep -q 'Traceback' /tmp/nfsiostat.out &&
+		{ cat /tmp/nfsiostat.out; fail "nfsiostat could not parse the mount"; }
+	grep -q "mounted on /mnt" /tmp/nfsiostat.out ||
+		{ cat /tmp/nfsiostat.out; fail "nfsiostat shows nothing for /mnt"; }
+	rm -f /mnt/ms
+	umount /mnt
+}
+
+check_nfs_utils
 
 step "NFSv4.2 over IPv6 (netid rdma6)"
 mount -t nfs -o "vers=4.2,proto=rdma6,port=$NFS_PORT" "[2001:db8::1]:/" /mnt ||
