@@ -146,7 +146,7 @@ check_nfs_utils() {
 	# run during which the line did not change.
 	for _ in 1 2 3 4 5; do
 		before=$(mount_xprt_line /mnt)
-		mountstats /mnt >/tmp/ms.out 2>&1 ||
+		mountstats --xprt /mnt >/tmp/ms.out 2>&1 ||
 			{ cat /tmp/ms.out; fail "mountstats failed"; }
 		[ "$(mount_xprt_line /mnt)" = "$before" ] && break
 	done
