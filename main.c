@@ -10,8 +10,8 @@
 #include <linux/init.h>
 
 #include "rpcrdma/version.h"
-#include "xprtrdma/client.h"
-#include "svcrdma/server.h"
+#include "xprtrdma/xprtrdma.h"
+#include "svcrdma/svcrdma.h"
 
 static int __init rpcrdma_init(void)
 {

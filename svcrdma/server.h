@@ -26,6 +26,8 @@
 #include <rpcrdma/send.h>
 #include <rpcrdma/wire.h>
 
+#include "svcrdma.h"
+
 /* Tunables (sysctl.c): defaults and ranges. */
 #define SRDMA_DEF_REQUESTS	64
 #define SRDMA_MIN_REQUESTS	16
@@ -323,8 +325,6 @@ static inline void srdma_fault_exit(void)
 
 /* transport.c */
 extern struct svc_xprt_class srdma_class;
-int srdma_register(void);
-void srdma_unregister(void);
 void srdma_close(struct srdma_xprt *sx, const char *why);
 
 /* connect.c */

@@ -31,6 +31,8 @@
 #include <rpcrdma/send.h>
 #include <rpcrdma/wire.h>
 
+#include "xprtrdma.h"
+
 /* Limits of one RPC */
 #define XRDMA_MAX_DATA_PAGES	256	/* largest payload: 1 MiB */
 #define XRDMA_MAX_MRS		8	/* MRs (segments) per RPC */
@@ -327,8 +329,6 @@ int xrdma_sysctl_register(void);
 void xrdma_sysctl_unregister(void);
 
 /* transport.c */
-int xrdma_register(void);
-void xrdma_unregister(void);
 void xrdma_req_put(struct xrdma_req *req);
 
 /* connect.c */
