@@ -443,20 +443,6 @@ static void err_to_rdma_err_case(struct kunit *test)
 	}
 }
 
-/* Protocol numbers exactly as in RFC 5666 section 4.3. */
-static void protocol_constants_case(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, RPCRDMA_VERSION, 1);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_MSG, 0);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_NOMSG, 1);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_MSGP, 2);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_DONE, 3);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_ERROR, 4);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_ERR_VERS, 1);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_ERR_CHUNK, 2);
-	KUNIT_EXPECT_EQ(test, RPCRDMA_HDR_MIN_SIZE, 28UL);
-}
-
 static struct kunit_case rpcrdma_wire_header_cases[] = {
 	KUNIT_CASE_PARAM(decode_valid_vec_case, valid_vec_gen_params),
 	KUNIT_CASE_PARAM(roundtrip_valid_vec_case, valid_vec_gen_params),
@@ -481,7 +467,6 @@ static struct kunit_case rpcrdma_wire_header_cases[] = {
 	KUNIT_CASE(encode_no_room_case),
 	KUNIT_CASE(err_names_case),
 	KUNIT_CASE(err_to_rdma_err_case),
-	KUNIT_CASE(protocol_constants_case),
 	{}
 };
 

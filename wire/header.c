@@ -11,11 +11,20 @@
  * and RDMA_DONE are recognised but not parsed: RFC 8166 removed them.
  */
 
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
 #include "rpcrdma/wire.h"
+
+/* The protocol's numbers (RFC 8166 section 4.2): checked when compiling. */
+static_assert(RPCRDMA_VERSION == 1);
+static_assert(RPCRDMA_MSG == 0 && RPCRDMA_NOMSG == 1 && RPCRDMA_MSGP == 2 &&
+	      RPCRDMA_DONE == 3 && RPCRDMA_ERROR == 4);
+static_assert(RPCRDMA_ERR_VERS == 1 && RPCRDMA_ERR_CHUNK == 2);
+/* xid, vers, credit, proc and three empty chunk lists */
+static_assert(RPCRDMA_HDR_MIN_SIZE == 7 * 4);
 
 static const char * const rpcrdma_wire_err_names[RPCRDMA_WIRE_ERR_MAX] = {
 	[RPCRDMA_WIRE_OK]			= "ok",
@@ -55,6 +64,7 @@ const char *rpcrdma_wire_err_name(enum rpcrdma_wire_err err)
 		return "unknown";
 	return rpcrdma_wire_err_names[err];
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_wire_err_name);
 
 /**
  * rpcrdma_wire_err_to_rdma_err - RDMA_ERROR code a responder sends
@@ -77,6 +87,7 @@ u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err)
 		return RPCRDMA_ERR_CHUNK;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_wire_err_to_rdma_err);
 
 /**
  * rpcrdma_hdr_init - prepare a header structure for decoding or encoding
@@ -94,6 +105,7 @@ void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
 	rpcrdma_chunk_lists_init(&hdr->lists, chunks, max_chunks, segs,
 				 max_segs);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_hdr_init);
 
 /**
  * rpcrdma_decode_fixed - decode the four fixed header words
@@ -122,6 +134,7 @@ enum rpcrdma_wire_err rpcrdma_decode_fixed(struct xdr_stream *xdr,
 	hdr->fixed_valid = true;
 	return RPCRDMA_WIRE_OK;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_fixed);
 
 static enum rpcrdma_wire_err
 rpcrdma_decode_error_body(struct xdr_stream *xdr, struct rpcrdma_hdr *hdr)
@@ -240,6 +253,7 @@ enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
 		return RPCRDMA_WIRE_ERR_BAD_PROC;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_hdr);
 
 /**
  * rpcrdma_encode_fixed - encode the four fixed header words
@@ -266,6 +280,7 @@ int rpcrdma_encode_fixed(struct xdr_stream *xdr, __be32 xid, u32 credits,
 	*p = cpu_to_be32(proc);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_fixed);
 
 /**
  * rpcrdma_encode_error - encode a whole RDMA_ERROR header
@@ -305,6 +320,7 @@ int rpcrdma_encode_error(struct xdr_stream *xdr, __be32 xid, u32 credits,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_error);
 
 /**
  * rpcrdma_encode_hdr - encode a whole transport header
@@ -335,3 +351,4 @@ int rpcrdma_encode_hdr(struct xdr_stream *xdr, const struct rpcrdma_hdr *hdr)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_hdr);
