@@ -24,6 +24,11 @@ struct crt {
 	struct page *pages[2];
 };
 
+static void crt_free_page(void *page)
+{
+	__free_page(page);
+}
+
 static struct crt *crt_setup(struct kunit *test, unsigned int head,
 			     unsigned int page_len, unsigned int tail)
 {
@@ -43,6 +48,10 @@ static struct crt *crt_setup(struct kunit *test, unsigned int head,
 	for (i = 0; i < ARRAY_SIZE(t->pages); i++) {
 		t->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
 		KUNIT_ASSERT_NOT_NULL(test, t->pages[i]);
+		/* Freed when the test ends, even after a failed assertion. */
+		KUNIT_ASSERT_EQ(test,
+				kunit_add_action_or_reset(test, crt_free_page,
+							  t->pages[i]), 0);
 	}
 
 	rb = &t->req->rqst.rq_rcv_buf;
@@ -59,14 +68,6 @@ static struct crt *crt_setup(struct kunit *test, unsigned int head,
 				 ARRAY_SIZE(t->req->chunks), t->req->segs,
 				 ARRAY_SIZE(t->req->segs));
 	return t;
-}
-
-static void crt_teardown(struct crt *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(t->pages); i++)
-		__free_page(t->pages[i]);
 }
 
 static const struct rpcrdma_segment crt_seg = {
@@ -162,149 +163,142 @@ static u8 *crt_payload(struct kunit *test, unsigned int len)
 	return p;
 }
 
-static void crt_inline_fits(struct kunit *test)
-{
-	struct crt *t = crt_setup(test, 256, 0, 0);
-	u8 *pl = crt_payload(test, 100);
+/* What a call offered, and what its reply returns. */
+enum crt_chunks { CRT_NONE, CRT_WRITE, CRT_REPLY };
 
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG,
-					crt_ret_alloc(test), pl, 100), 100);
+/**
+ * struct crt_vec - one reply against one call
+ * @name: what the case is about
+ * @head: bytes of the call's receive buffer head
+ * @page_len: bytes of its page list
+ * @tail: bytes of its tail
+ * @offered: the chunk the call offered (CRT_OFFERED bytes at CRT_HANDLE)
+ * @returned: the chunk the reply returns
+ * @ret_handle: its handle
+ * @ret_len: its length
+ * @proc: the reply's procedure
+ * @inline_len: bytes of RPC message inline after the header
+ * @expect: what xrdma_reply_outcome() must decide
+ * @check: further checks on what was placed, or NULL
+ */
+struct crt_vec {
+	const char *name;
+	unsigned int head, page_len, tail;
+	enum crt_chunks offered, returned;
+	u32 ret_handle, ret_len;
+	u32 proc;
+	unsigned int inline_len;
+	int expect;
+	void (*check)(struct kunit *test, struct crt *t, const u8 *pl);
+};
+
+static void crt_check_inline(struct kunit *test, struct crt *t, const u8 *pl)
+{
 	KUNIT_EXPECT_MEMEQ(test, t->rbuf, pl, 100);
-	crt_teardown(t);
 }
 
-static void crt_inline_too_long(struct kunit *test)
+/* Nothing is written past the 64-byte head. */
+static void crt_check_head_untouched(struct kunit *test, struct crt *t,
+				     const u8 *pl)
 {
-	struct crt *t = crt_setup(test, 64, 0, 0);
-	u8 *pl = crt_payload(test, 100);
-
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG,
-					crt_ret_alloc(test), pl, 100), -EIO);
 	KUNIT_EXPECT_EQ(test, t->rbuf[64], 0);
-	crt_teardown(t);
 }
 
-static void crt_inline_into_pages(struct kunit *test)
+static void crt_check_into_pages(struct kunit *test, struct crt *t,
+				 const u8 *pl)
 {
-	struct crt *t = crt_setup(test, 16, 4096, 0);
-	u8 *pl = crt_payload(test, 100);
-
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG,
-					crt_ret_alloc(test), pl, 100), 100);
 	KUNIT_EXPECT_MEMEQ(test, t->rbuf, pl, 16);
 	KUNIT_EXPECT_MEMEQ(test, page_address(t->pages[0]), pl + 16, 84);
-	crt_teardown(t);
 }
 
-static void crt_write_short_head(struct kunit *test)
+/* The head shrinks to what came inline, in both views. */
+static void crt_check_short_head(struct kunit *test, struct crt *t,
+				 const u8 *pl)
 {
-	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
-	struct crt_ret *r = crt_ret_alloc(test);
-	u8 *pl = crt_payload(test, 40);
-
-	crt_offer_write(test, t);
-	crt_ret_write(test, r, CRT_HANDLE, 100);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
-			40 + 100);
-	/* The head shrinks to what came inline, in both views. */
 	KUNIT_EXPECT_EQ(test, t->req->rqst.rq_rcv_buf.head[0].iov_len, 40);
 	KUNIT_EXPECT_EQ(test, t->req->rqst.rq_private_buf.head[0].iov_len, 40);
 	KUNIT_EXPECT_EQ(test, t->req->rqst.rq_rcv_buf.buflen,
 			40 + CRT_OFFERED + 64);
-	crt_teardown(t);
 }
 
-static void crt_write_with_tail(struct kunit *test)
+/* head 64, data 101 + 3 pad, then 8 bytes in the tail after the pad */
+static void crt_check_tail(struct kunit *test, struct crt *t, const u8 *pl)
 {
-	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
-	struct crt_ret *r = crt_ret_alloc(test);
-	u8 *pl = crt_payload(test, 72);
-
-	crt_offer_write(test, t);
-	crt_ret_write(test, r, CRT_HANDLE, 101);
-	/* head 64, data 101 + 3 pad, then 8 bytes in the tail after the pad */
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 72),
-			64 + 104 + 8);
 	KUNIT_EXPECT_MEMEQ(test, t->rbuf + 64 + 3, pl + 64, 8);
-	crt_teardown(t);
 }
 
-static void crt_write_tail_overflow(struct kunit *test)
+/* Nothing is written past the 4-byte tail. */
+static void crt_check_tail_untouched(struct kunit *test, struct crt *t,
+				     const u8 *pl)
 {
-	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 4);
-	struct crt_ret *r = crt_ret_alloc(test);
-	u8 *pl = crt_payload(test, 72);
-
-	crt_offer_write(test, t);
-	crt_ret_write(test, r, CRT_HANDLE, 101);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 72),
-			-EIO);
 	KUNIT_EXPECT_EQ(test, t->rbuf[68], 0);
-	crt_teardown(t);
 }
 
-static void crt_write_longer_than_offered(struct kunit *test)
+static void crt_check_bad_reply_counted(struct kunit *test, struct crt *t,
+					const u8 *pl)
 {
-	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
-	struct crt_ret *r = crt_ret_alloc(test);
-	u8 *pl = crt_payload(test, 40);
-
-	crt_offer_write(test, t);
-	crt_ret_write(test, r, CRT_HANDLE, CRT_OFFERED + 4);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
-			-EIO);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&t->rx->stats.bad_reply_count),
 			1);
-	crt_teardown(t);
 }
 
-static void crt_write_wrong_handle(struct kunit *test)
-{
-	struct crt *t = crt_setup(test, 64, CRT_OFFERED, 64);
-	struct crt_ret *r = crt_ret_alloc(test);
-	u8 *pl = crt_payload(test, 40);
+static const struct crt_vec crt_vecs[] = {
+	{ "inline reply fits the head", 256, 0, 0, CRT_NONE, CRT_NONE, 0, 0,
+	  RPCRDMA_MSG, 100, 100, crt_check_inline },
+	{ "inline reply longer than the buffer", 64, 0, 0, CRT_NONE, CRT_NONE,
+	  0, 0, RPCRDMA_MSG, 100, -EIO, crt_check_head_untouched },
+	{ "inline reply spills into the pages", 16, 4096, 0, CRT_NONE,
+	  CRT_NONE, 0, 0, RPCRDMA_MSG, 100, 100, crt_check_into_pages },
+	{ "Write chunk after a short head", 64, CRT_OFFERED, 64, CRT_WRITE,
+	  CRT_WRITE, CRT_HANDLE, 100, RPCRDMA_MSG, 40, 40 + 100,
+	  crt_check_short_head },
+	{ "Write chunk with an unaligned length and a tail", 64, CRT_OFFERED,
+	  64, CRT_WRITE, CRT_WRITE, CRT_HANDLE, 101, RPCRDMA_MSG, 72,
+	  64 + 104 + 8, crt_check_tail },
+	{ "Write chunk whose tail overflows", 64, CRT_OFFERED, 4, CRT_WRITE,
+	  CRT_WRITE, CRT_HANDLE, 101, RPCRDMA_MSG, 72, -EIO,
+	  crt_check_tail_untouched },
+	{ "Write chunk longer than offered", 64, CRT_OFFERED, 64, CRT_WRITE,
+	  CRT_WRITE, CRT_HANDLE, CRT_OFFERED + 4, RPCRDMA_MSG, 40, -EIO,
+	  crt_check_bad_reply_counted },
+	{ "Write chunk with another handle", 64, CRT_OFFERED, 64, CRT_WRITE,
+	  CRT_WRITE, CRT_HANDLE + 1, 100, RPCRDMA_MSG, 40, -EIO, NULL },
+	{ "Write chunk never offered", 256, 0, 0, CRT_NONE, CRT_WRITE,
+	  CRT_HANDLE, 100, RPCRDMA_MSG, 40, -EIO, NULL },
+	{ "RDMA_NOMSG with the Reply chunk", 256, 4096, 64, CRT_REPLY,
+	  CRT_REPLY, CRT_HANDLE, 300, RPCRDMA_NOMSG, 0, 300, NULL },
+	{ "Reply chunk longer than offered", 256, 4096, 64, CRT_REPLY,
+	  CRT_REPLY, CRT_HANDLE, CRT_OFFERED + 1, RPCRDMA_NOMSG, 0, -EIO,
+	  NULL },
+	{ "RDMA_MSG with a used Reply chunk", 256, 4096, 64, CRT_REPLY,
+	  CRT_REPLY, CRT_HANDLE, 300, RPCRDMA_MSG, 40, -EIO, NULL },
+};
 
-	crt_offer_write(test, t);
-	crt_ret_write(test, r, CRT_HANDLE + 1, 100);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
-			-EIO);
-	crt_teardown(t);
+static void crt_vec_desc(const struct crt_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-static void crt_write_not_offered(struct kunit *test)
+KUNIT_ARRAY_PARAM(crt, crt_vecs, crt_vec_desc);
+
+static void crt_reply_case(struct kunit *test)
 {
-	struct crt *t = crt_setup(test, 256, 0, 0);
+	const struct crt_vec *v = test->param_value;
+	struct crt *t = crt_setup(test, v->head, v->page_len, v->tail);
 	struct crt_ret *r = crt_ret_alloc(test);
-	u8 *pl = crt_payload(test, 40);
+	u8 *pl = v->inline_len ? crt_payload(test, v->inline_len) : NULL;
 
-	crt_ret_write(test, r, CRT_HANDLE, 100);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
-			-EIO);
-	crt_teardown(t);
-}
-
-static void crt_nomsg_reply_chunk(struct kunit *test)
-{
-	struct crt *t = crt_setup(test, 256, 4096, 64);
-	struct crt_ret *r = crt_ret_alloc(test);
-
-	crt_offer_reply(test, t);
-	crt_ret_reply(test, r, 300);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_NOMSG, r, NULL, 0),
-			300);
-	crt_teardown(t);
-}
-
-static void crt_nomsg_reply_chunk_too_long(struct kunit *test)
-{
-	struct crt *t = crt_setup(test, 256, 4096, 64);
-	struct crt_ret *r = crt_ret_alloc(test);
-
-	crt_offer_reply(test, t);
-	crt_ret_reply(test, r, CRT_OFFERED + 1);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_NOMSG, r, NULL, 0),
-			-EIO);
-	crt_teardown(t);
+	if (v->offered == CRT_WRITE)
+		crt_offer_write(test, t);
+	else if (v->offered == CRT_REPLY)
+		crt_offer_reply(test, t);
+	if (v->returned == CRT_WRITE)
+		crt_ret_write(test, r, v->ret_handle, v->ret_len);
+	else if (v->returned == CRT_REPLY)
+		crt_ret_reply(test, r, v->ret_len);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, v->proc, r, pl,
+					v->inline_len), v->expect);
+	if (v->check)
+		v->check(test, t, pl);
 }
 
 /* The codec already refuses it; the Receive handler then fails the RPC. */
@@ -323,19 +317,6 @@ static void crt_nomsg_without_chunk(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wt_decode(test, data, xdr_stream_pos(&xdr),
 					RPCRDMA_DIR_REPLY, NULL, &h->hdr),
 			RPCRDMA_WIRE_ERR_NOMSG_NO_CHUNK);
-}
-
-static void crt_msg_with_used_reply_chunk(struct kunit *test)
-{
-	struct crt *t = crt_setup(test, 256, 4096, 64);
-	struct crt_ret *r = crt_ret_alloc(test);
-	u8 *pl = crt_payload(test, 40);
-
-	crt_offer_reply(test, t);
-	crt_ret_reply(test, r, 300);
-	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
-			-EIO);
-	crt_teardown(t);
 }
 
 static void crt_rdma_error(struct kunit *test)
@@ -359,24 +340,12 @@ static void crt_rdma_error(struct kunit *test)
 						&h->hdr), RPCRDMA_WIRE_OK);
 		KUNIT_EXPECT_EQ(test, xrdma_reply_outcome(t->req, &h->hdr,
 							  data), -EIO);
-		crt_teardown(t);
 	}
 }
 
 static struct kunit_case rpcrdma_client_reply_cases[] = {
-	KUNIT_CASE(crt_inline_fits),
-	KUNIT_CASE(crt_inline_too_long),
-	KUNIT_CASE(crt_inline_into_pages),
-	KUNIT_CASE(crt_write_short_head),
-	KUNIT_CASE(crt_write_with_tail),
-	KUNIT_CASE(crt_write_tail_overflow),
-	KUNIT_CASE(crt_write_longer_than_offered),
-	KUNIT_CASE(crt_write_wrong_handle),
-	KUNIT_CASE(crt_write_not_offered),
-	KUNIT_CASE(crt_nomsg_reply_chunk),
-	KUNIT_CASE(crt_nomsg_reply_chunk_too_long),
+	KUNIT_CASE_PARAM(crt_reply_case, crt_gen_params),
 	KUNIT_CASE(crt_nomsg_without_chunk),
-	KUNIT_CASE(crt_msg_with_used_reply_chunk),
 	KUNIT_CASE(crt_rdma_error),
 	{}
 };
