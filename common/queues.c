@@ -14,6 +14,7 @@
  * (never the per-RPC resources, which a single RPC may need in full);
  * a device that cannot carry one RPC is refused with -EOPNOTSUPP.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <rdma/ib_verbs.h>
@@ -101,6 +102,7 @@ int rpcrdma_size_client(const struct rpcrdma_dev_limits *lim, u32 slots,
 	q->max_send_sge = min(max_sges, lim->max_send_sge);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_size_client);
 
 /**
  * rpcrdma_size_server - size a server connection
@@ -157,3 +159,4 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 	q->ord = min(ord, lim->max_init_rd_atom);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_size_server);

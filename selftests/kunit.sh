@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make kunit: build rpcrdma.ko with its KUnit suites against the test kernel,
-# boot that kernel under QEMU, load the module (the suites run at load),
+# make kunit: build rpcrdma.ko and rpcrdma_test.ko (the KUnit suites)
+# against the test kernel, boot that kernel under QEMU, load both (the
+# suites run when rpcrdma_test.ko loads),
 # collect the KTAP output from the kernel log and parse it with the same
 # tree's kunit.py.  Fails on any failed or crashed test, on any suite that
 # is defined in kunit/ but did not report, and on any KASAN, lockdep or
-# kmemleak report.  Last line: "kunit: N passed, N failed".
+# kmemleak report.  Skipped cases are counted apart (a skip is neither a
+# pass nor a failure).  Last line: "kunit: N passed, N failed, N skipped".
 
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -45,12 +47,15 @@ try:
 except (OSError, ValueError):
     top = {"sub_groups": [], "test_cases": []}
 
-passed = failed = 0
+passed = failed = skipped = 0
 def walk(group, prefix):
-    global passed, failed
+    global passed, failed, skipped
     for case in group.get("test_cases", []):
-        if case["status"] in ("PASS", "SKIP"):
+        if case["status"] == "PASS":
             passed += 1
+        elif case["status"] == "SKIP":
+            skipped += 1
+            print(f"kunit: skipped {prefix}{case['name']}")
         else:
             failed += 1
             print(f"kunit: FAILED {prefix}{case['name']}: {case['status']}")
@@ -70,6 +75,6 @@ if not expected:
 if vmrc != 0:
     failed += 1
     print(f"kunit: the guest failed (status {vmrc}): see the log above")
-print(f"kunit: {len(suites)} suites, {passed} passed, {failed} failed")
+print(f"kunit: {len(suites)} suites, {passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)
 PY

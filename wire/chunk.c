@@ -13,6 +13,7 @@
  * nothing here allocates memory.
  */
 
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
@@ -40,6 +41,7 @@ void rpcrdma_chunk_lists_reset(struct rpcrdma_chunk_lists *cl)
 	memset(&cl->reply, 0, sizeof(cl->reply));
 	cl->used_segs = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_chunk_lists_reset);
 
 /**
  * rpcrdma_chunk_lists_init - attach storage to chunk lists and empty them
@@ -61,6 +63,7 @@ void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
 	cl->max_segs = max_segs;
 	rpcrdma_chunk_lists_reset(cl);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_chunk_lists_init);
 
 static bool rpcrdma_chunk_slot_free(const struct rpcrdma_chunk_lists *cl)
 {
@@ -170,6 +173,7 @@ int rpcrdma_add_read_segment(struct rpcrdma_chunk_lists *cl, u32 position,
 	cl->nr_read_segs++;
 	return rpcrdma_wire_err_to_errno(rpcrdma_append_seg(cl, chunk, seg));
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_add_read_segment);
 
 /**
  * rpcrdma_add_write_chunk - start a new, empty Write chunk
@@ -187,6 +191,7 @@ int rpcrdma_add_write_chunk(struct rpcrdma_chunk_lists *cl)
 	rpcrdma_new_write_chunk(cl);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_add_write_chunk);
 
 /**
  * rpcrdma_add_write_segment - append a segment to the last Write chunk
@@ -211,6 +216,7 @@ int rpcrdma_add_write_segment(struct rpcrdma_chunk_lists *cl,
 		cl->nr_write_segs++;
 	return rpcrdma_wire_err_to_errno(err);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_add_write_segment);
 
 /**
  * rpcrdma_add_reply_chunk - add an empty Reply chunk
@@ -227,6 +233,7 @@ int rpcrdma_add_reply_chunk(struct rpcrdma_chunk_lists *cl)
 	cl->has_reply = true;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_add_reply_chunk);
 
 /**
  * rpcrdma_add_reply_segment - append a segment to the Reply chunk
@@ -246,6 +253,7 @@ int rpcrdma_add_reply_segment(struct rpcrdma_chunk_lists *cl,
 	return rpcrdma_wire_err_to_errno(rpcrdma_append_seg(cl, &cl->reply,
 							     seg));
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_add_reply_segment);
 
 /**
  * rpcrdma_has_pos0_chunk - does the Read list start with a position-zero
@@ -259,6 +267,7 @@ bool rpcrdma_has_pos0_chunk(const struct rpcrdma_chunk_lists *cl)
 {
 	return cl->nr_read_chunks && cl->read[0].position == 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_has_pos0_chunk);
 
 /*
  * Decoding
@@ -370,6 +379,7 @@ rpcrdma_decode_read_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 			return err;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_read_list);
 
 /*
  * Decode a counted array of segments (a Write chunk or the Reply chunk)
@@ -451,6 +461,7 @@ rpcrdma_decode_write_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 			return err;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_write_list);
 
 /**
  * rpcrdma_decode_reply_chunk - decode and check the optional Reply chunk
@@ -477,6 +488,7 @@ rpcrdma_decode_reply_chunk(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 	return rpcrdma_decode_segments(xdr, dir, limits, cl, &cl->reply,
 				       &nr_segs);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_reply_chunk);
 
 /**
  * rpcrdma_decode_chunk_lists - decode the Read list, Write list and Reply
@@ -508,6 +520,7 @@ rpcrdma_decode_chunk_lists(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 		return err;
 	return rpcrdma_decode_reply_chunk(xdr, dir, limits, cl);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists);
 
 /**
  * rpcrdma_check_read_positions - check Read positions against the call
@@ -552,6 +565,7 @@ rpcrdma_check_read_positions(const struct rpcrdma_chunk_lists *cl, u32 proc,
 	}
 	return RPCRDMA_WIRE_OK;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_check_read_positions);
 
 static enum rpcrdma_wire_err
 rpcrdma_check_returned_chunk(const struct rpcrdma_chunk *offered,
@@ -610,6 +624,7 @@ rpcrdma_check_reply_chunks(const struct rpcrdma_chunk_lists *offered,
 		return RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK;
 	return rpcrdma_check_returned_chunk(&offered->reply, &returned->reply);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_check_reply_chunks);
 
 /*
  * Encoding
@@ -643,6 +658,7 @@ int rpcrdma_encode_segment(struct xdr_stream *xdr,
 	rpcrdma_xdr_encode_segment(p, seg->handle, seg->length, seg->offset);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_segment);
 
 static int rpcrdma_encode_word(struct xdr_stream *xdr, __be32 word)
 {
@@ -773,6 +789,7 @@ int rpcrdma_encode_chunk_lists(struct xdr_stream *xdr,
 		return ret;
 	return rpcrdma_encode_reply_chunk(xdr, cl);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_chunk_lists);
 
 /**
  * rpcrdma_encode_write_list_written - encode a reply's Write list
@@ -807,6 +824,7 @@ int rpcrdma_encode_write_list_written(struct xdr_stream *xdr,
 	}
 	return rpcrdma_encode_word(xdr, xdr_zero);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_write_list_written);
 
 /**
  * rpcrdma_encode_reply_chunk_written - encode a reply's Reply chunk
@@ -829,3 +847,4 @@ int rpcrdma_encode_reply_chunk_written(struct xdr_stream *xdr,
 		return -EMSGSIZE;
 	return rpcrdma_encode_counted(xdr, chunk, &written);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_reply_chunk_written);

@@ -12,6 +12,7 @@
  * wrapping, so absurd counts compare as "does not fit".
  */
 
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/overflow.h>
 
@@ -28,6 +29,7 @@ size_t rpcrdma_read_list_size(unsigned int nsegs)
 {
 	return size_add(size_mul(nsegs, RPCRDMA_READ_ENTRY_SIZE), XDR_UNIT);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_read_list_size);
 
 /**
  * rpcrdma_write_list_size - encoded size of a Write list
@@ -43,6 +45,7 @@ size_t rpcrdma_write_list_size(unsigned int nchunks, unsigned int nsegs)
 				 size_mul(nsegs, RPCRDMA_SEGMENT_SIZE)),
 			XDR_UNIT);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_write_list_size);
 
 /**
  * rpcrdma_reply_chunk_size - encoded size of the Reply chunk field
@@ -58,6 +61,7 @@ size_t rpcrdma_reply_chunk_size(bool present, unsigned int nsegs)
 	return size_add(RPCRDMA_CHUNK_HEAD_SIZE,
 			size_mul(nsegs, RPCRDMA_SEGMENT_SIZE));
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_reply_chunk_size);
 
 /**
  * rpcrdma_hdr_size - encoded size of an RDMA_MSG or RDMA_NOMSG header
@@ -80,6 +84,7 @@ size_t rpcrdma_hdr_size(unsigned int read_segs, unsigned int write_chunks,
 						      write_segs));
 	return size_add(size, rpcrdma_reply_chunk_size(reply, reply_segs));
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_hdr_size);
 
 /**
  * rpcrdma_chunk_lists_hdr_size - encoded size of a header carrying @cl
@@ -94,6 +99,7 @@ size_t rpcrdma_chunk_lists_hdr_size(const struct rpcrdma_chunk_lists *cl)
 				cl->nr_write_segs, cl->has_reply,
 				cl->has_reply ? cl->reply.nsegs : 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_chunk_lists_hdr_size);
 
 /**
  * rpcrdma_reply_hdr_size - size of the header of the reply to a call
@@ -115,6 +121,7 @@ size_t rpcrdma_reply_hdr_size(const struct rpcrdma_chunk_lists *call,
 	return rpcrdma_hdr_size(0, call->nr_write_chunks, call->nr_write_segs,
 				reply, reply ? call->reply.nsegs : 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_reply_hdr_size);
 
 /**
  * rpcrdma_hdr_worst_case - largest header carrying at most @nsegs segments
@@ -132,6 +139,7 @@ size_t rpcrdma_hdr_worst_case(unsigned int nsegs)
 	return size_add(RPCRDMA_HDR_MIN_SIZE,
 			size_mul(nsegs, RPCRDMA_READ_ENTRY_SIZE));
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_hdr_worst_case);
 
 /**
  * rpcrdma_max_segs_for_hdr - segments that always fit in a header
@@ -146,6 +154,7 @@ unsigned int rpcrdma_max_segs_for_hdr(unsigned int threshold)
 		return 0;
 	return (threshold - RPCRDMA_HDR_MIN_SIZE) / RPCRDMA_READ_ENTRY_SIZE;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_max_segs_for_hdr);
 
 /**
  * rpcrdma_inline_room - RPC payload bytes that fit beside a header
@@ -159,6 +168,7 @@ size_t rpcrdma_inline_room(unsigned int threshold, size_t hdr_size)
 {
 	return hdr_size < threshold ? threshold - hdr_size : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_inline_room);
 
 /**
  * rpcrdma_fits_inline - does a message fit in one RDMA Send
@@ -173,6 +183,7 @@ bool rpcrdma_fits_inline(unsigned int threshold, size_t hdr_size,
 {
 	return size_add(hdr_size, payload_len) <= threshold;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_fits_inline);
 
 /**
  * rpcrdma_need_long_call - must a call be sent as a Long Call
@@ -190,6 +201,7 @@ bool rpcrdma_need_long_call(unsigned int call_threshold, size_t hdr_size,
 	return !rpcrdma_fits_inline(call_threshold, hdr_size,
 				    reduced_call_len);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_need_long_call);
 
 /**
  * rpcrdma_need_long_reply - must a reply be sent as a Long Reply
@@ -213,3 +225,4 @@ bool rpcrdma_need_long_reply(unsigned int reply_threshold,
 				    rpcrdma_reply_hdr_size(call, false),
 				    reduced_reply_len);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_need_long_reply);

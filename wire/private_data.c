@@ -12,6 +12,7 @@
  * byte buffers.
  */
 
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -38,6 +39,7 @@ u8 rpcrdma_cm_size_encode(unsigned int bytes)
 			RPCRDMA_CM_SIZE_MAX);
 	return bytes / 1024 - 1;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_encode);
 
 /**
  * rpcrdma_cm_size_decode - decode a Send Size or Receive Size octet
@@ -49,6 +51,7 @@ unsigned int rpcrdma_cm_size_decode(u8 val)
 {
 	return ((unsigned int)val + 1) * 1024;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_decode);
 
 /**
  * rpcrdma_cm_pdata_default - the settings assumed without private data
@@ -64,6 +67,7 @@ void rpcrdma_cm_pdata_default(struct rpcrdma_cm_pdata *pd)
 	pd->send_size = RPCRDMA_V1_DEFAULT_INLINE;
 	pd->recv_size = RPCRDMA_V1_DEFAULT_INLINE;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_pdata_default);
 
 /**
  * rpcrdma_cm_pdata_encode - build version 1 private data
@@ -89,6 +93,7 @@ int rpcrdma_cm_pdata_encode(void *buf, size_t len,
 	p[7] = rpcrdma_cm_size_encode(pd->recv_size);
 	return RPCRDMA_CM_PDATA_SIZE;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_pdata_encode);
 
 /**
  * rpcrdma_cm_pdata_decode - parse received private data
@@ -127,6 +132,7 @@ bool rpcrdma_cm_pdata_decode(const void *buf, size_t len,
 	}
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_pdata_decode);
 
 /**
  * rpcrdma_inline_threshold - inline threshold for one direction
@@ -144,6 +150,7 @@ unsigned int rpcrdma_inline_threshold(unsigned int own_send,
 {
 	return min(own_send, peer_recv);
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_inline_threshold);
 
 /**
  * rpcrdma_cm_remote_inv_ok - may the responder use Send With Invalidate
@@ -159,3 +166,4 @@ bool rpcrdma_cm_remote_inv_ok(const struct rpcrdma_cm_pdata *local,
 {
 	return local->remote_inv && peer->remote_inv;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_remote_inv_ok);

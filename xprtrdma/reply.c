@@ -209,6 +209,7 @@ bad:
 	atomic_long_inc(&rx->stats.bad_reply_count);
 	return -EIO;
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_reply_outcome);
 
 /* Is the RPC message in this RDMA_MSG a Call (backchannel)? */
 static bool xrdma_is_call(const struct rpcrdma_hdr *hdr, const u8 *payload)
