@@ -30,6 +30,21 @@
 #define QS_ORD		16	/* server: max_outbound_read_requests */
 #define QS_SERVER_SGES	32	/* server: SGEs per Send wanted */
 
+/* A device with room for every slot: 128 credits, the full MR depth. */
+#define QS_CLIENT_FULL(sges) {						\
+	.max_requests = 128, .send_wr = 128 * 17 + 17, .send_cqe = 2193,	\
+	.recv_posted = 128 + 16 + 2, .recv_wr = 147, .recv_cqe = 147,	\
+	.mr_depth = 256, .max_send_sge = (sges) }
+
+/* 64 credits on a device whose rdma_rw registers memory (3 WRs per
+ * context) and needs 2 contexts per 1 MiB payload: 64 * 3 * 2 contexts.
+ */
+#define QS_SERVER_MR(sges) {						\
+	.max_requests = 64, .recv_posted = 72, .recv_wr = 73,		\
+	.rw_ctxs = 384, .send_wr = 73, .sq_depth = 73 + 384 * 3,	\
+	.sq_budget = 1224, .send_cqe = 1225, .recv_cqe = 73,		\
+	.max_send_sge = (sges), .ord = 16 }
+
 struct qs_vec {
 	const char *name;
 	struct rpcrdma_dev_limits lim;
@@ -46,15 +61,8 @@ static const struct qs_vec qs_vecs[] = {
 			 .max_send_sge = 30, .max_init_rd_atom = 16,
 			 .max_fr_pages = 512, .rw_wrs_per_ctx = 3,
 			 .rw_mr_factor = 2 },
-		.client = { .max_requests = 128, .send_wr = 2193,
-			    .send_cqe = 2193, .recv_posted = 146,
-			    .recv_wr = 147, .recv_cqe = 147, .mr_depth = 256,
-			    .max_send_sge = 8 },
-		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 384, .send_wr = 73,
-			    .sq_depth = 1225, .sq_budget = 1224,
-			    .send_cqe = 1225, .recv_cqe = 73,
-			    .max_send_sge = 30, .ord = 16 },
+		.client = QS_CLIENT_FULL(8),
+		.server = QS_SERVER_MR(30),
 	},
 	{
 		.name = "irdma E810 RoCEv2",
@@ -62,10 +70,7 @@ static const struct qs_vec qs_vecs[] = {
 			 .max_send_sge = 13, .max_init_rd_atom = 255,
 			 .max_fr_pages = 262144, .rw_wrs_per_ctx = 1,
 			 .rw_mr_factor = 20 },
-		.client = { .max_requests = 128, .send_wr = 2193,
-			    .send_cqe = 2193, .recv_posted = 146,
-			    .recv_wr = 147, .recv_cqe = 147, .mr_depth = 256,
-			    .max_send_sge = 8 },
+		.client = QS_CLIENT_FULL(8),
 		.server = { .max_requests = 64, .recv_posted = 72,
 			    .recv_wr = 73, .rw_ctxs = 3840, .send_wr = 73,
 			    .sq_depth = 3913, .sq_budget = 3912,
@@ -78,15 +83,8 @@ static const struct qs_vec qs_vecs[] = {
 			 .max_send_sge = 13, .max_init_rd_atom = 255,
 			 .max_fr_pages = 262144, .rw_wrs_per_ctx = 3,
 			 .rw_mr_factor = 2 },
-		.client = { .max_requests = 128, .send_wr = 2193,
-			    .send_cqe = 2193, .recv_posted = 146,
-			    .recv_wr = 147, .recv_cqe = 147, .mr_depth = 256,
-			    .max_send_sge = 8 },
-		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 384, .send_wr = 73,
-			    .sq_depth = 1225, .sq_budget = 1224,
-			    .send_cqe = 1225, .recv_cqe = 73,
-			    .max_send_sge = 13, .ord = 16 },
+		.client = QS_CLIENT_FULL(8),
+		.server = QS_SERVER_MR(13),
 	},
 	{
 		.name = "siw",
@@ -94,15 +92,8 @@ static const struct qs_vec qs_vecs[] = {
 			 .max_send_sge = 6, .max_init_rd_atom = 128,
 			 .max_fr_pages = 256, .rw_wrs_per_ctx = 3,
 			 .rw_mr_factor = 2 },
-		.client = { .max_requests = 128, .send_wr = 2193,
-			    .send_cqe = 2193, .recv_posted = 146,
-			    .recv_wr = 147, .recv_cqe = 147, .mr_depth = 256,
-			    .max_send_sge = 6 },
-		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 384, .send_wr = 73,
-			    .sq_depth = 1225, .sq_budget = 1224,
-			    .send_cqe = 1225, .recv_cqe = 73,
-			    .max_send_sge = 6, .ord = 16 },
+		.client = QS_CLIENT_FULL(6),
+		.server = QS_SERVER_MR(6),
 	},
 	{
 		.name = "rxe",
@@ -110,10 +101,7 @@ static const struct qs_vec qs_vecs[] = {
 			 .max_send_sge = 32, .max_init_rd_atom = 128,
 			 .max_fr_pages = 512, .rw_wrs_per_ctx = 1,
 			 .rw_mr_factor = 9 },
-		.client = { .max_requests = 128, .send_wr = 2193,
-			    .send_cqe = 2193, .recv_posted = 146,
-			    .recv_wr = 147, .recv_cqe = 147, .mr_depth = 256,
-			    .max_send_sge = 8 },
+		.client = QS_CLIENT_FULL(8),
 		.server = { .max_requests = 64, .recv_posted = 72,
 			    .recv_wr = 73, .rw_ctxs = 1728, .send_wr = 73,
 			    .sq_depth = 1801, .sq_budget = 1800,
