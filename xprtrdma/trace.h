@@ -240,12 +240,40 @@ DEFINE_EVENT(xprtrdma_value_class, xprtrdma_credits,
 DEFINE_EVENT(xprtrdma_value_class, xprtrdma_swap,
 	TP_PROTO(const struct rpc_xprt *xprt, long value),
 	TP_ARGS(xprt, value));
-DEFINE_EVENT(xprtrdma_value_class, xprtrdma_createmrs,
-	TP_PROTO(const struct rpc_xprt *xprt, long value),
-	TP_ARGS(xprt, value));
-DEFINE_EVENT(xprtrdma_value_class, xprtrdma_cb_setup,
-	TP_PROTO(const struct rpc_xprt *xprt, long value),
-	TP_ARGS(xprt, value));
+
+TRACE_EVENT(xprtrdma_createmrs,
+	TP_PROTO(const struct rpc_xprt *xprt, unsigned int count),
+	TP_ARGS(xprt, count),
+	TP_STRUCT__entry(
+		__string(addr, xprt->address_strings[RPC_DISPLAY_ADDR])
+		__string(port, xprt->address_strings[RPC_DISPLAY_PORT])
+		__field(unsigned int, count)
+	),
+	TP_fast_assign(
+		__assign_str(addr);
+		__assign_str(port);
+		__entry->count = count;
+	),
+	TP_printk("peer=[%s]:%s new MRs=%u", __get_str(addr),
+		  __get_str(port), __entry->count)
+);
+
+TRACE_EVENT(xprtrdma_cb_setup,
+	TP_PROTO(const struct rpc_xprt *xprt, unsigned int reqs),
+	TP_ARGS(xprt, reqs),
+	TP_STRUCT__entry(
+		__field(unsigned int, reqs)
+		__string(addr, xprt->address_strings[RPC_DISPLAY_ADDR])
+		__string(port, xprt->address_strings[RPC_DISPLAY_PORT])
+	),
+	TP_fast_assign(
+		__entry->reqs = reqs;
+		__assign_str(addr);
+		__assign_str(port);
+	),
+	TP_printk("peer=[%s]:%s backchannel requests=%u", __get_str(addr),
+		  __get_str(port), __entry->reqs)
+);
 
 TRACE_EVENT(xprtrdma_cm_event,
 	TP_PROTO(const struct rpc_xprt *xprt, int event, int status),
@@ -549,16 +577,19 @@ TRACE_EVENT(xprtrdma_frwr_sgerr,
 	TP_ARGS(mr, sg_nents),
 	TP_STRUCT__entry(
 		__field(u32, mr_id)
+		__field(u64, addr)
 		__field(u32, dir)
 		__field(int, nents)
 	),
 	TP_fast_assign(
 		__entry->mr_id = mr->cid.completion_id;
+		__entry->addr = sg_dma_address(mr->sg);
 		__entry->dir = mr->dir;
 		__entry->nents = sg_nents;
 	),
-	TP_printk("mr.id=%u (%s) cannot DMA-map %d entries", __entry->mr_id,
-		  xrdma_show_dir(__entry->dir), __entry->nents)
+	TP_printk("mr.id=%u DMA addr=0x%llx (%s) cannot DMA-map %d entries",
+		  __entry->mr_id, __entry->addr, xrdma_show_dir(__entry->dir),
+		  __entry->nents)
 );
 
 TRACE_EVENT(xprtrdma_frwr_maperr,
