@@ -86,7 +86,7 @@ static int srdma_bc_send_request(struct rpc_rqst *rqst)
 		goto out_put;
 	sc->wr.opcode = IB_WR_SEND;
 	rqst->rq_xtime = ktime_get();
-	trace_srdma_bc_call(sx, rqst->rq_xid, rqst->rq_snd_buf.len);
+	trace_svcrdma_bc_call(sx, rqst->rq_xid, rqst->rq_snd_buf.len);
 	err = srdma_send_post(sc);
 	if (err) {
 		svc_xprt_close(sxprt);
@@ -210,10 +210,10 @@ void srdma_bc_receive_reply(struct srdma_xprt *sx, struct srdma_recv *rc)
 	u32 credits;
 
 	if (!xprt) {
-		srdma_peer_error(sx, 0, RPCRDMA_WIRE_ERR_BAD_PROC);
+		srdma_peer_error(sx, rc, 0, RPCRDMA_WIRE_ERR_BAD_PROC);
 		return;
 	}
-	trace_srdma_bc_reply(sx, *(const __be32 *)msg, len);
+	trace_svcrdma_bc_reply(sx, *(const __be32 *)msg, len);
 
 	spin_lock(&xprt->queue_lock);
 	req = xprt_lookup_rqst(xprt, *(const __be32 *)msg);

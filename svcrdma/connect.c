@@ -97,7 +97,7 @@ static int srdma_conn_request(struct srdma_xprt *listener,
 			   (struct sockaddr *)&id->route.addr.src_addr,
 			   svc_addr_len((struct sockaddr *)
 					&id->route.addr.src_addr));
-	trace_srdma_conn_request(sx);
+	trace_svcrdma_conn_request(sx);
 
 	spin_lock(&listener->accept_lock);
 	list_add_tail(&sx->accept_node, &listener->accept_q);
@@ -111,13 +111,19 @@ static int srdma_cm_listen_handler(struct rdma_cm_id *id,
 				   struct rdma_cm_event *event)
 {
 	struct srdma_xprt *listener = id->context;
+	int rc;
 
 	switch (event->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		/* A non-zero return makes the CM destroy the new id. */
-		return srdma_conn_request(listener, id, event);
+		rc = srdma_conn_request(listener, id, event);
+		if (rc)
+			trace_svcrdma_listener_event(listener, event->event,
+						     rc);
+		return rc;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		trace_srdma_listener_event(listener, event->event);
+		trace_svcrdma_listener_event(listener, event->event,
+					     event->status);
 		svc_xprt_deferred_close(&listener->xprt);
 		return 0;
 	case RDMA_CM_EVENT_ADDR_CHANGE:
@@ -126,13 +132,15 @@ static int srdma_cm_listen_handler(struct rdma_cm_id *id,
 		 * listen again there.  An id cannot be destroyed from its
 		 * own handler, so a worker does it.
 		 */
-		trace_srdma_listener_event(listener, event->event);
+		trace_svcrdma_listener_event(listener, event->event,
+					     event->status);
 		svc_xprt_get(&listener->xprt);
 		if (!queue_work(system_long_wq, &listener->relisten_work))
 			svc_xprt_put(&listener->xprt);
 		return 0;
 	default:
-		trace_srdma_listener_event(listener, event->event);
+		trace_svcrdma_listener_event(listener, event->event,
+					     event->status);
 		return 0;
 	}
 }
@@ -144,12 +152,14 @@ static int srdma_cm_conn_handler(struct rdma_cm_id *id,
 	struct srdma_xprt *sx = id->context;
 
 	sx->cm_state = event->event;
-	trace_srdma_cm_event(sx, event->event, event->status);
+	trace_svcrdma_cm_event(sx, event->event, event->status);
 	switch (event->event) {
 	case RDMA_CM_EVENT_ESTABLISHED:
 		break;
-	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		trace_svcrdma_device_removal(id);
+		fallthrough;
+	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_REJECTED:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
@@ -205,7 +215,7 @@ static void srdma_relisten_worker(struct work_struct *work)
 	if (IS_ERR(id)) {
 		pr_warn_ratelimited("svcrdma: cannot listen again on %pISpc after an address change: %ld\n",
 				    &listener->listen_addr, PTR_ERR(id));
-		trace_svcrdma_relisten(listener, PTR_ERR(id));
+		trace_svcrdma_relisten(listener, -1, PTR_ERR(id));
 		svc_xprt_deferred_close(&listener->xprt);
 		goto out;
 	}
@@ -213,7 +223,7 @@ static void srdma_relisten_worker(struct work_struct *work)
 	old = listener->cm_id;
 	listener->cm_id = id;
 	rdma_destroy_id(old);
-	trace_svcrdma_relisten(listener, 0);
+	trace_svcrdma_relisten(listener, -1, 0);
 out:
 	svc_xprt_put(&listener->xprt);
 }
@@ -260,11 +270,11 @@ struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
 			   (struct sockaddr *)&id->route.addr.src_addr,
 			   svc_addr_len((struct sockaddr *)
 					&id->route.addr.src_addr));
-	trace_srdma_listen(listener, 0);
+	trace_svcrdma_listen(listener, -1, 0);
 	return &listener->xprt;
 
 out_free:
-	trace_srdma_listen(listener, rc);
+	trace_svcrdma_listen(listener, -1, rc);
 	srdma_xprt_discard(listener);
 	return ERR_PTR(rc);
 }
@@ -273,7 +283,7 @@ static void srdma_qp_event(struct ib_event *event, void *context)
 {
 	struct srdma_xprt *sx = context;
 
-	trace_srdma_qp_event(sx, event->event);
+	trace_svcrdma_qp_error(sx, event);
 	switch (event->event) {
 	case IB_EVENT_COMM_EST:
 	case IB_EVENT_SQ_DRAINED:
@@ -439,7 +449,7 @@ static int srdma_accept_one(struct srdma_xprt *sx)
 	rdma_unlock_handler(sx->cm_id);
 	if (rc)
 		return rc;
-	trace_srdma_accept(sx);
+	trace_svcrdma_accept(sx);
 	return 0;
 }
 
@@ -468,7 +478,7 @@ struct svc_xprt *srdma_accept(struct svc_xprt *listener)
 
 	rc = srdma_accept_one(sx);
 	if (rc) {
-		trace_srdma_accept_err(sx, rc);
+		trace_svcrdma_accept_err(sx, rc);
 		pr_warn_ratelimited("svcrdma: cannot accept a connection from %s: %d\n",
 				    sx->xprt.xpt_remotebuf, rc);
 		if (rc != -ENOTCONN)
@@ -493,7 +503,7 @@ void srdma_detach(struct svc_xprt *xprt)
 
 	if (test_bit(XPT_LISTENER, &xprt->xpt_flags))
 		return;
-	trace_srdma_disconnect(sx, sx->cm_state);
+	trace_svcrdma_disconnect(sx);
 	rdma_disconnect(sx->cm_id);
 }
 
@@ -515,6 +525,7 @@ void srdma_free(struct svc_xprt *xprt)
 		list_for_each_entry_safe(pending, next, &sx->accept_q,
 					 accept_node) {
 			list_del(&pending->accept_node);
+			trace_svcrdma_accept_err(pending, -ESHUTDOWN);
 			srdma_reject(pending->cm_id);
 			rdma_destroy_id(pending->cm_id);
 			srdma_xprt_discard(pending);

@@ -50,6 +50,8 @@ static struct srdma_recv *srdma_recv_alloc(struct srdma_xprt *sx)
 	if (ib_dma_mapping_error(sx->device, addr))
 		goto out_buf;
 	rc->sx = sx;
+	rpcrdma_cid_init(&rc->cid, sx->rq_cq,
+			 atomic_inc_return(&sx->next_cid));
 	rc->sge.addr = addr;
 	rc->sge.length = sx->recv_size;
 	rc->sge.lkey = sx->pd->local_dma_lkey;
@@ -106,8 +108,12 @@ static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
 	ib_dma_sync_single_for_device(sx->device, rc->sge.addr,
 				      rc->sge.length, DMA_FROM_DEVICE);
 	spin_lock(&sx->rx_lock);
-	if (sx->qp && !sx->rq_closed)
+	if (sx->qp && !sx->rq_closed) {
+		trace_svcrdma_post_recv(&rc->cid);
 		rc_post = ib_post_recv(sx->qp, &rc->wr, NULL);
+		if (rc_post)
+			trace_svcrdma_rq_post_err(sx, rc_post);
+	}
 	spin_unlock(&sx->rx_lock);
 	if (rc_post) {
 		srdma_recv_stash(sx, rc);
@@ -185,12 +191,14 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	srdma_stat_add(SRDMA_STAT_RQ_POLL, 1);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			trace_srdma_wc_error(sx, "receive", wc->status,
-					     wc->vendor_err);
+			trace_svcrdma_wc_recv_err(wc, &rc->cid);
+		else
+			trace_svcrdma_wc_recv_flush(wc, &rc->cid);
 		srdma_recv_stash(sx, rc);
 		srdma_close(sx, "receive completion error");
 		return;
 	}
+	trace_svcrdma_wc_recv(wc, &rc->cid);
 	rc->byte_len = wc->byte_len;
 	ib_dma_sync_single_for_cpu(sx->device, rc->sge.addr, rc->byte_len,
 				   DMA_FROM_DEVICE);
@@ -218,20 +226,38 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	svc_xprt_enqueue(&sx->xprt);
 }
 
+/* One event per kind of malformed message, as the kernel's module has. */
+static void srdma_trace_bad_call(const struct srdma_recv *rc,
+				 enum rpcrdma_wire_err err)
+{
+	if (!rc->hdr.fixed_valid)
+		trace_svcrdma_decode_short_err(rc, err);
+	else if (err == RPCRDMA_WIRE_ERR_VERSION)
+		trace_svcrdma_decode_badvers_err(rc, err);
+	else if (err == RPCRDMA_WIRE_ERR_UNSUPPORTED_PROC ||
+		 rc->hdr.proc == RPCRDMA_ERROR)
+		trace_svcrdma_decode_drop_err(rc, err);
+	else if (err == RPCRDMA_WIRE_ERR_BAD_PROC)
+		trace_svcrdma_decode_badproc_err(rc, err);
+	else
+		trace_svcrdma_decode_parse_err(rc, err);
+}
+
 /**
  * srdma_peer_error - account for a malformed message from the client
  * @sx: the connection
+ * @rc: the Receive that carried the message, for the trace
  * @xid: XID of the message, to answer with RDMA_ERROR; 0 for no answer
  * @err: what was wrong with it
  *
  * A client that keeps sending malformed messages is disconnected.
  */
-void srdma_peer_error(struct srdma_xprt *sx, __be32 xid,
-		      enum rpcrdma_wire_err err)
+void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
+		      __be32 xid, enum rpcrdma_wire_err err)
 {
 	u32 rdma_err = rpcrdma_wire_err_to_rdma_err(err);
 
-	trace_srdma_decode_err(sx, xid, err);
+	srdma_trace_bad_call(rc, err);
 	if (xid && rdma_err)
 		srdma_send_error(sx, xid, rdma_err);
 	if (atomic_inc_return(&sx->peer_errors) == SRDMA_MAX_PEER_ERRORS + 1) {
@@ -293,10 +319,22 @@ static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
 	}
 }
 
+/**
+ * struct srdma_read - the RDMA Reads of one Call, posted together
+ * @cqe: completion of the last (signaled) Read
+ * @cid: completion ID of @cqe, for the trace
+ * @done: signalled by that completion
+ * @status: the completion's status
+ * @posted: when the Reads were posted (only if svcrdma_wc_read is on)
+ * @bytes: bytes the Reads move (only if svcrdma_wc_read is on)
+ */
 struct srdma_read {
 	struct ib_cqe cqe;
+	struct rpcrdma_cid cid;
 	struct completion done;
 	enum ib_wc_status status;
+	ktime_t posted;
+	unsigned int bytes;
 };
 
 static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -304,8 +342,28 @@ static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct srdma_read *rd = container_of(wc->wr_cqe, struct srdma_read,
 					     cqe);
 
+	if (wc->status == IB_WC_SUCCESS)
+		trace_svcrdma_wc_read(&rd->cid, rd->bytes, rd->posted);
+	else if (wc->status == IB_WC_WR_FLUSH_ERR)
+		trace_svcrdma_wc_read_flush(wc, &rd->cid);
+	else
+		trace_svcrdma_wc_read_err(wc, &rd->cid);
 	rd->status = wc->status;
 	complete(&rd->done);
+}
+
+/* Bytes the Read contexts on @rws move. */
+static unsigned int srdma_read_bytes(const struct list_head *rws)
+{
+	const struct srdma_rw *rw;
+	struct scatterlist *sg;
+	unsigned int bytes = 0;
+	int i;
+
+	list_for_each_entry(rw, rws, node)
+		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
+			bytes += sg->length;
+	return bytes;
 }
 
 /*
@@ -339,13 +397,24 @@ static int srdma_read_post_wait(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	int err;
 
 	rd.cqe.done = srdma_read_done;
+	rpcrdma_cid_init(&rd.cid, sx->sq_cq, atomic_inc_return(&sx->next_cid));
 	init_completion(&rd.done);
 	first = srdma_rw_chain(sx, rws, &rd.cqe, NULL, &nr_wrs);
-	err = srdma_sq_reserve(sx, nr_wrs);
-	if (err)
+	err = srdma_sq_reserve(sx, nr_wrs, &rd.cid);
+	if (err) {
+		trace_svcrdma_sq_post_err(sx, &rd.cid, err);
 		return err;
+	}
+	rd.bytes = 0;
+	rd.posted = 0;
+	if (trace_svcrdma_wc_read_enabled()) {
+		rd.bytes = srdma_read_bytes(rws);
+		rd.posted = ktime_get();
+	}
+	trace_svcrdma_post_read_chunk(&rd.cid, nr_wrs);
 	err = ib_post_send(sx->qp, first, &bad);
 	if (err) {
+		trace_svcrdma_sq_post_err(sx, &rd.cid, err);
 		/* The signaled last Read was not posted: nothing to wait for. */
 		srdma_close(sx, "RDMA Read post failed");
 		if (bad != first)
@@ -357,8 +426,6 @@ static int srdma_read_post_wait(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	wait_for_completion(&rd.done);
 	srdma_sq_release(sx, nr_wrs);
 	if (rd.status != IB_WC_SUCCESS) {
-		if (rd.status != IB_WC_WR_FLUSH_ERR)
-			trace_srdma_wc_error(sx, "read", rd.status, 0);
 		srdma_close(sx, "RDMA Read failed");
 		return -EIO;
 	}
@@ -542,7 +609,7 @@ static int srdma_arg_read_chunks(struct srdma_xprt *sx,
 	for (i = 0; i < cl->nr_read_chunks; i++)
 		bytes += cl->read[i].length;
 	srdma_stat_add(SRDMA_STAT_READ, cl->nr_read_chunks);
-	trace_srdma_read(sx, rc->hdr.xid, cl->nr_read_chunks, bytes);
+	trace_svcrdma_read_finished(rc, bytes);
 	return 0;
 }
 
@@ -584,12 +651,12 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	if (werr == RPCRDMA_WIRE_OK && rc->hdr.proc == RPCRDMA_ERROR)
 		werr = RPCRDMA_WIRE_ERR_BAD_PROC;	/* never answered */
 	if (werr != RPCRDMA_WIRE_OK) {
-		srdma_peer_error(sx, rc->hdr.fixed_valid &&
+		srdma_peer_error(sx, rc, rc->hdr.fixed_valid &&
 				 rc->hdr.proc != RPCRDMA_ERROR ?
 				 rc->hdr.xid : 0, werr);
 		goto out_drop;
 	}
-	trace_srdma_recv(sx, &rc->hdr);
+	trace_svcrdma_decode_rqst(rc);
 
 	if (srdma_bc_is_reply(rc)) {
 		srdma_bc_receive_reply(sx, rc);
@@ -599,7 +666,7 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	if (rc->hdr.lists.nr_read_chunks) {
 		err = srdma_arg_read_chunks(sx, rqstp, rc);
 		if (err == -EINVAL || err == -EMSGSIZE) {
-			srdma_peer_error(sx, rc->hdr.xid,
+			srdma_peer_error(sx, rc, rc->hdr.xid,
 					 RPCRDMA_WIRE_ERR_POS_RANGE);
 			goto out_drop;
 		}
@@ -610,7 +677,7 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 			 * RPC timeout to send the Call again.  A new
 			 * connection makes it retransmit at once.
 			 */
-			trace_svcrdma_read_error(sx, rc->hdr.xid, -err);
+			trace_svcrdma_read_error(sx, rc->hdr.xid, err);
 			srdma_close(sx, "cannot read a Call's chunks");
 			goto out_drop;
 		}

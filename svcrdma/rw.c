@@ -243,11 +243,13 @@ struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
  * srdma_sq_reserve - reserve Send Queue entries, waiting for room
  * @sx: the connection
  * @n: work requests about to be posted
+ * @cid: completion ID of the work requests, for the trace
  *
  * Return: 0; -ENOTCONN if the connection closes while waiting; -E2BIG if
  * @n can never fit.
  */
-int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n)
+int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
+		     const struct rpcrdma_cid *cid)
 {
 	if (n > sx->sq_budget)
 		return -E2BIG;
@@ -256,12 +258,13 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n)
 			return 0;
 		atomic_add(n, &sx->sq_avail);
 		srdma_stat_add(SRDMA_STAT_SQ_STARVE, 1);
-		trace_srdma_sq_full(sx, n);
+		trace_svcrdma_sq_full(sx, cid);
 		wait_event(sx->sq_wait,
 			   atomic_read(&sx->sq_avail) >= (int)n ||
 			   test_bit(XPT_CLOSE, &sx->xprt.xpt_flags));
 		if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 			return -ENOTCONN;
+		trace_svcrdma_sq_retry(sx, cid);
 	}
 }
 

@@ -47,6 +47,8 @@ static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 	sc->sx = sx;
 	INIT_LIST_HEAD(&sc->rws);
 	sc->cqe.done = srdma_send_done;
+	rpcrdma_cid_init(&sc->cid, sx->sq_cq,
+			 atomic_inc_return(&sx->next_cid));
 	return sc;
 }
 
@@ -137,9 +139,12 @@ static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	srdma_stat_add(SRDMA_STAT_SQ_POLL, 1);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			trace_srdma_wc_error(sx, "send", wc->status,
-					     wc->vendor_err);
+			trace_svcrdma_wc_send_err(wc, &sc->cid);
+		else
+			trace_svcrdma_wc_send_flush(wc, &sc->cid);
 		srdma_close(sx, "send completion error");
+	} else {
+		trace_svcrdma_wc_send(&sc->cid);
 	}
 	srdma_sq_release(sx, sc->nr_wrs);
 	srdma_send_put(sc);
@@ -169,11 +174,15 @@ int srdma_send_post(struct srdma_send *sc)
 	sc->nr_wrs = 1;
 	first = srdma_rw_chain(sx, &sc->rws, NULL, &sc->wr, &sc->nr_wrs);
 
-	err = srdma_sq_reserve(sx, sc->nr_wrs);
-	if (err)
+	err = srdma_sq_reserve(sx, sc->nr_wrs, &sc->cid);
+	if (err) {
+		trace_svcrdma_sq_post_err(sx, &sc->cid, err);
 		goto out_put;
+	}
+	trace_svcrdma_post_send(sc);
 	err = ib_post_send(sx->qp, first, &bad);
 	if (err) {
+		trace_svcrdma_sq_post_err(sx, &sc->cid, err);
 		srdma_close(sx, "post send failed");
 		srdma_sq_release(sx, sc->nr_wrs);
 		if (bad != first) {
@@ -252,7 +261,10 @@ int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err)
 		return rc;
 	}
 	sc->wr.opcode = IB_WR_SEND;
-	trace_srdma_send_error(sx, xid, err);
+	if (err == RPCRDMA_ERR_VERS)
+		trace_svcrdma_err_vers(sx, xid);
+	else
+		trace_svcrdma_err_chunk(sx, xid);
 	return srdma_send_post(sc);
 }
 
@@ -507,8 +519,8 @@ int srdma_sendto(struct svc_rqst *rqstp)
 	}
 	srdma_take_pages(sc, rqstp);
 	srdma_stat_add(SRDMA_STAT_WRITE, !list_empty(&sc->rws));
-	trace_srdma_reply(sx, rc->hdr.xid, rp.nomsg, rp.msg_len,
-			  rc->nr_payloads, sc->wr.opcode == IB_WR_SEND_WITH_INV);
+	trace_svcrdma_reply(sc, rc->hdr.xid, rp.nomsg, rp.msg_len,
+			    rc->nr_payloads);
 	err = srdma_send_post(sc);
 	if (err)
 		goto out_close;
@@ -518,7 +530,7 @@ out_err:
 	srdma_send_put(sc);
 	if (err == -EMSGSIZE) {
 		/* RFC 8166: a reply that does not fit the chunks offered. */
-		trace_srdma_reply_too_big(sx, rc->hdr.xid, rp.msg_len);
+		trace_svcrdma_reply_too_big(sx, rc->hdr.xid, rp.msg_len);
 		err = srdma_send_error(sx, rc->hdr.xid, RPCRDMA_ERR_CHUNK);
 		if (!err)
 			return 0;
@@ -529,7 +541,7 @@ out_close:
 	 * would leave the client waiting a whole RPC timeout.  Losing the
 	 * connection makes it retransmit at once.
 	 */
-	trace_svcrdma_sendto_error(sx, rc->hdr.xid, -err);
+	trace_svcrdma_send_err(sx, rc->hdr.xid, err);
 	srdma_close(sx, "cannot send a reply");
 	return err;
 }

@@ -23,6 +23,7 @@
 #include <rdma/rdma_cm.h>
 #include <rdma/rw.h>
 
+#include <rpcrdma/cid.h>
 #include <rpcrdma/send.h>
 #include <rpcrdma/wire.h>
 
@@ -145,6 +146,7 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  *	part, with references on their pages; released after the drain
  * @peer_errors: malformed messages received on this connection
  * @cm_state: last connection event (RDMA_CM_EVENT_*), for tracing
+ * @next_cid: completion IDs handed out on this connection, for tracing
  *
  * The NFSv4.1 backchannel of a connection is @xprt.xpt_bc_xprt.
  */
@@ -194,6 +196,7 @@ struct srdma_xprt {
 
 	atomic_t peer_errors;
 	int cm_state;
+	atomic_t next_cid;
 };
 
 static inline struct srdma_xprt *srdma_xprt(struct svc_xprt *xprt)
@@ -217,6 +220,7 @@ struct srdma_payload {
  * @sx: owning connection
  * @wr: the Receive work request
  * @cqe: its completion
+ * @cid: its completion ID, for the trace
  * @sge: its single SGE
  * @buf: the buffer (@sx->recv_size bytes, DMA mapped while it exists)
  * @byte_len: bytes received
@@ -231,6 +235,7 @@ struct srdma_recv {
 	struct srdma_xprt *sx;
 	struct ib_recv_wr wr;
 	struct ib_cqe cqe;
+	struct rpcrdma_cid cid;
 	struct ib_sge sge;
 	void *buf;
 	unsigned int byte_len;
@@ -271,6 +276,7 @@ struct srdma_rw {
  * @sx: owning connection
  * @wr: the Send work request
  * @cqe: its completion
+ * @cid: its completion ID, for the trace
  * @hdr_buf: transport header, followed by the pulled-up message if needed
  *	(@sx->inline_send bytes, at least SRDMA_MAX_HDR_SIZE)
  * @sges: SGEs of @wr
@@ -284,6 +290,7 @@ struct srdma_send {
 	struct srdma_xprt *sx;
 	struct ib_send_wr wr;
 	struct ib_cqe cqe;
+	struct rpcrdma_cid cid;
 	void *hdr_buf;
 	struct rpcrdma_send_sges sges;
 	struct list_head rws;
@@ -340,8 +347,8 @@ int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count);
 void srdma_recv_destroy_all(struct srdma_xprt *sx);
 int srdma_recvfrom(struct svc_rqst *rqstp);
 void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
-void srdma_peer_error(struct srdma_xprt *sx, __be32 xid,
-		      enum rpcrdma_wire_err err);
+void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
+		      __be32 xid, enum rpcrdma_wire_err err);
 
 /* rw.c */
 int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
@@ -353,7 +360,8 @@ void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
 				  struct ib_send_wr *next, unsigned int *nr_wrs);
-int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n);
+int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
+		     const struct rpcrdma_cid *cid);
 void srdma_sq_release(struct srdma_xprt *sx, unsigned int n);
 
 /* send.c */

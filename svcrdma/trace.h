@@ -1,58 +1,71 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints of the RPC-over-RDMA server: listener and connection
- * events, decode errors, chunk transfers, replies and disconnects.
+ * Tracepoints of the RPC-over-RDMA server, in the "rpcrdma" trace system
+ * that the client's events (xprtrdma/trace.h) share.  Where an event
+ * means what an event of the kernel's own rpcrdma module means, it has
+ * that event's name and field names, so existing tools keep working;
+ * the others are ours, named svcrdma_* in the same style.
  *
- *   echo 1 > /sys/kernel/tracing/events/svcrdma/enable
+ *   echo 1 > /sys/kernel/tracing/events/rpcrdma/enable
  */
 #undef TRACE_SYSTEM
-#define TRACE_SYSTEM svcrdma
+#define TRACE_SYSTEM rpcrdma
 
 #if !defined(_SVCRDMA_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _SVCRDMA_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <rpcrdma/cid.h>
 #include <rpcrdma/queues.h>
 #include <rpcrdma/wire.h>
 #include "server.h"
 
-DECLARE_EVENT_CLASS(svcrdma_value_class,
-	TP_PROTO(const struct srdma_xprt *sx, long value),
-	TP_ARGS(sx, value),
+TRACE_DEFINE_ENUM(RPCRDMA_MSG);
+TRACE_DEFINE_ENUM(RPCRDMA_NOMSG);
+TRACE_DEFINE_ENUM(RPCRDMA_MSGP);
+TRACE_DEFINE_ENUM(RPCRDMA_DONE);
+TRACE_DEFINE_ENUM(RPCRDMA_ERROR);
+
+#define srdma_show_proc(p)						\
+	__print_symbolic(p,						\
+			 { RPCRDMA_MSG, "RDMA_MSG" },			\
+			 { RPCRDMA_NOMSG, "RDMA_NOMSG" },		\
+			 { RPCRDMA_MSGP, "RDMA_MSGP" },			\
+			 { RPCRDMA_DONE, "RDMA_DONE" },			\
+			 { RPCRDMA_ERROR, "RDMA_ERROR" })
+
+/*
+ * Listeners and connections
+ */
+
+DECLARE_EVENT_CLASS(svcrdma_listener_class,
+	TP_PROTO(const struct srdma_xprt *listener, int event, long status),
+	TP_ARGS(listener, event, status),
 	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__field(const void *, sx)
-		__field(long, value)
+		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
+		__field(int, event)
+		__field(long, status)
 	),
 	TP_fast_assign(
-		__assign_str(peer);
-		__entry->sx = sx;
-		__entry->value = value;
+		memcpy(__entry->addr, &listener->listen_addr,
+		       sizeof(struct sockaddr_in6));
+		__entry->event = event;
+		__entry->status = status;
 	),
-	TP_printk("peer=%s xprt=%p value=%ld",
-		  __get_str(peer), __entry->sx, __entry->value)
+	TP_printk("listener=%pISpc event=%s status=%ld", __entry->addr,
+		  __entry->event < 0 ? "none" : rdma_event_msg(__entry->event),
+		  __entry->status)
 );
 
-#define DEFINE_SVCRDMA_VALUE_EVENT(name)				\
-	DEFINE_EVENT(svcrdma_value_class, svcrdma_##name,		\
-		TP_PROTO(const struct srdma_xprt *sx, long value),	\
-		TP_ARGS(sx, value))
+#define DEFINE_SVCRDMA_LISTENER_EVENT(name)				\
+	DEFINE_EVENT(svcrdma_listener_class, svcrdma_##name,		\
+		TP_PROTO(const struct srdma_xprt *listener, int event,	\
+			 long status),					\
+		TP_ARGS(listener, event, status))
 
-DEFINE_SVCRDMA_VALUE_EVENT(listen);
-DEFINE_SVCRDMA_VALUE_EVENT(listener_event);
-DEFINE_SVCRDMA_VALUE_EVENT(accept_error);
-DEFINE_SVCRDMA_VALUE_EVENT(disconnect);
-DEFINE_SVCRDMA_VALUE_EVENT(qp_event);
-DEFINE_SVCRDMA_VALUE_EVENT(sq_full);
-DEFINE_SVCRDMA_VALUE_EVENT(rq_starve);
-DEFINE_SVCRDMA_VALUE_EVENT(relisten);
-
-#define trace_srdma_listen(sx, rc)		trace_svcrdma_listen(sx, rc)
-#define trace_srdma_listener_event(sx, e)	trace_svcrdma_listener_event(sx, e)
-#define trace_srdma_accept_err(sx, rc)		trace_svcrdma_accept_error(sx, rc)
-#define trace_srdma_disconnect(sx, st)		trace_svcrdma_disconnect(sx, st)
-#define trace_srdma_qp_event(sx, e)		trace_svcrdma_qp_event(sx, e)
-#define trace_srdma_sq_full(sx, n)		trace_svcrdma_sq_full(sx, n)
+DEFINE_SVCRDMA_LISTENER_EVENT(listen);
+DEFINE_SVCRDMA_LISTENER_EVENT(listener_event);
+DEFINE_SVCRDMA_LISTENER_EVENT(relisten);
 
 TRACE_EVENT(svcrdma_conn_request,
 	TP_PROTO(const struct srdma_xprt *sx),
@@ -75,218 +88,6 @@ TRACE_EVENT(svcrdma_conn_request,
 		  __get_str(peer), __entry->send_size, __entry->recv_size,
 		  __entry->remote_inv, __entry->ord)
 );
-#define trace_srdma_conn_request(sx)	trace_svcrdma_conn_request(sx)
-
-TRACE_EVENT(svcrdma_accept,
-	TP_PROTO(const struct srdma_xprt *sx),
-	TP_ARGS(sx),
-	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__field(const void *, sx)
-		__field(unsigned int, credits)
-		__field(unsigned int, inline_send)
-		__field(unsigned int, recv_size)
-		__field(unsigned int, sq_budget)
-		__field(unsigned int, ord)
-		__field(bool, remote_inv)
-	),
-	TP_fast_assign(
-		__assign_str(peer);
-		__entry->sx = sx;
-		__entry->credits = sx->max_requests;
-		__entry->inline_send = sx->inline_send;
-		__entry->recv_size = sx->recv_size;
-		__entry->sq_budget = sx->sq_budget;
-		__entry->ord = sx->ord;
-		__entry->remote_inv = sx->remote_inv;
-	),
-	TP_printk("peer=%s xprt=%p credits=%u inline_send=%u recv_size=%u sq_budget=%u ord=%u send_with_inv=%d",
-		  __get_str(peer), __entry->sx, __entry->credits,
-		  __entry->inline_send, __entry->recv_size, __entry->sq_budget,
-		  __entry->ord, __entry->remote_inv)
-);
-#define trace_srdma_accept(sx)	trace_svcrdma_accept(sx)
-
-TRACE_EVENT(svcrdma_cm_event,
-	TP_PROTO(const struct srdma_xprt *sx, int event, int status),
-	TP_ARGS(sx, event, status),
-	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__field(int, event)
-		__field(int, status)
-	),
-	TP_fast_assign(
-		__assign_str(peer);
-		__entry->event = event;
-		__entry->status = status;
-	),
-	TP_printk("peer=%s event=%s status=%d", __get_str(peer),
-		  rdma_event_msg(__entry->event), __entry->status)
-);
-#define trace_srdma_cm_event(sx, e, st)	trace_svcrdma_cm_event(sx, e, st)
-
-TRACE_EVENT(svcrdma_close,
-	TP_PROTO(const struct srdma_xprt *sx, const char *why),
-	TP_ARGS(sx, why),
-	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__string(why, why)
-	),
-	TP_fast_assign(
-		__assign_str(peer);
-		__assign_str(why);
-	),
-	TP_printk("peer=%s reason=\"%s\"", __get_str(peer), __get_str(why))
-);
-#define trace_srdma_close(sx, why)	trace_svcrdma_close(sx, why)
-
-TRACE_EVENT(svcrdma_wc_error,
-	TP_PROTO(const struct srdma_xprt *sx, const char *what, int status,
-		 u32 vendor_err),
-	TP_ARGS(sx, what, status, vendor_err),
-	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__string(what, what)
-		__field(int, status)
-		__field(u32, vendor_err)
-	),
-	TP_fast_assign(
-		__assign_str(peer);
-		__assign_str(what);
-		__entry->status = status;
-		__entry->vendor_err = vendor_err;
-	),
-	TP_printk("peer=%s %s completion: %s (vendor 0x%x)", __get_str(peer),
-		  __get_str(what), ib_wc_status_msg(__entry->status),
-		  __entry->vendor_err)
-);
-#define trace_srdma_wc_error(sx, w, st, v)	trace_svcrdma_wc_error(sx, w, st, v)
-
-TRACE_EVENT(svcrdma_decode_err,
-	TP_PROTO(const struct srdma_xprt *sx, __be32 xid,
-		 enum rpcrdma_wire_err err),
-	TP_ARGS(sx, xid, err),
-	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__field(u32, xid)
-		__string(err, rpcrdma_wire_err_name(err))
-	),
-	TP_fast_assign(
-		__assign_str(peer);
-		__entry->xid = be32_to_cpu(xid);
-		__assign_str(err);
-	),
-	TP_printk("peer=%s xid=0x%08x error=%s", __get_str(peer),
-		  __entry->xid, __get_str(err))
-);
-#define trace_srdma_decode_err(sx, xid, e)	trace_svcrdma_decode_err(sx, xid, e)
-
-TRACE_EVENT(svcrdma_recv,
-	TP_PROTO(const struct srdma_xprt *sx, const struct rpcrdma_hdr *hdr),
-	TP_ARGS(sx, hdr),
-	TP_STRUCT__entry(
-		__field(const void *, sx)
-		__field(u32, xid)
-		__field(u32, proc)
-		__field(u32, credits)
-		__field(unsigned int, reads)
-		__field(unsigned int, writes)
-		__field(bool, reply)
-		__field(unsigned int, inline_len)
-	),
-	TP_fast_assign(
-		__entry->sx = sx;
-		__entry->xid = be32_to_cpu(hdr->xid);
-		__entry->proc = hdr->proc;
-		__entry->credits = hdr->credits;
-		__entry->reads = hdr->lists.nr_read_chunks;
-		__entry->writes = hdr->lists.nr_write_chunks;
-		__entry->reply = hdr->lists.has_reply;
-		__entry->inline_len = hdr->inline_len;
-	),
-	TP_printk("xprt=%p xid=0x%08x proc=%u credits=%u read_chunks=%u write_chunks=%u reply_chunk=%d inline=%u",
-		  __entry->sx, __entry->xid, __entry->proc, __entry->credits,
-		  __entry->reads, __entry->writes, __entry->reply,
-		  __entry->inline_len)
-);
-#define trace_srdma_recv(sx, hdr)	trace_svcrdma_recv(sx, hdr)
-
-TRACE_EVENT(svcrdma_read,
-	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, unsigned int chunks,
-		 unsigned int bytes),
-	TP_ARGS(sx, xid, chunks, bytes),
-	TP_STRUCT__entry(
-		__field(const void *, sx)
-		__field(u32, xid)
-		__field(unsigned int, chunks)
-		__field(unsigned int, bytes)
-	),
-	TP_fast_assign(
-		__entry->sx = sx;
-		__entry->xid = be32_to_cpu(xid);
-		__entry->chunks = chunks;
-		__entry->bytes = bytes;
-	),
-	TP_printk("xprt=%p xid=0x%08x read_chunks=%u bytes=%u", __entry->sx,
-		  __entry->xid, __entry->chunks, __entry->bytes)
-);
-#define trace_srdma_read(sx, xid, c, b)	trace_svcrdma_read(sx, xid, c, b)
-
-TRACE_EVENT(svcrdma_reply,
-	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, bool nomsg,
-		 unsigned int msg_len, unsigned int payloads, bool swi),
-	TP_ARGS(sx, xid, nomsg, msg_len, payloads, swi),
-	TP_STRUCT__entry(
-		__field(const void *, sx)
-		__field(u32, xid)
-		__field(bool, nomsg)
-		__field(unsigned int, msg_len)
-		__field(unsigned int, payloads)
-		__field(bool, swi)
-	),
-	TP_fast_assign(
-		__entry->sx = sx;
-		__entry->xid = be32_to_cpu(xid);
-		__entry->nomsg = nomsg;
-		__entry->msg_len = msg_len;
-		__entry->payloads = payloads;
-		__entry->swi = swi;
-	),
-	TP_printk("xprt=%p xid=0x%08x %s len=%u write_payloads=%u send_with_inv=%d",
-		  __entry->sx, __entry->xid,
-		  __entry->nomsg ? "NOMSG (Reply chunk)" : "MSG (inline)",
-		  __entry->msg_len, __entry->payloads, __entry->swi)
-);
-#define trace_srdma_reply(sx, xid, n, l, p, s)	trace_svcrdma_reply(sx, xid, n, l, p, s)
-
-DECLARE_EVENT_CLASS(svcrdma_xid_class,
-	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, u32 value),
-	TP_ARGS(sx, xid, value),
-	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__field(u32, xid)
-		__field(u32, value)
-	),
-	TP_fast_assign(
-		__assign_str(peer);
-		__entry->xid = be32_to_cpu(xid);
-		__entry->value = value;
-	),
-	TP_printk("peer=%s xid=0x%08x value=%u", __get_str(peer),
-		  __entry->xid, __entry->value)
-);
-
-#define DEFINE_SVCRDMA_XID_EVENT(name)					\
-	DEFINE_EVENT(svcrdma_xid_class, svcrdma_##name,			\
-		TP_PROTO(const struct srdma_xprt *sx, __be32 xid, u32 value),	\
-		TP_ARGS(sx, xid, value))
-
-DEFINE_SVCRDMA_XID_EVENT(send_error);
-DEFINE_SVCRDMA_XID_EVENT(reply_too_big);
-DEFINE_SVCRDMA_XID_EVENT(bc_call);
-DEFINE_SVCRDMA_XID_EVENT(bc_reply);
-DEFINE_SVCRDMA_XID_EVENT(read_error);
-DEFINE_SVCRDMA_XID_EVENT(sendto_error);
 
 TRACE_EVENT(svcrdma_queues,
 	TP_PROTO(const struct srdma_xprt *sx,
@@ -318,10 +119,579 @@ TRACE_EVENT(svcrdma_queues,
 		  __entry->rw_ctxs, __entry->sq_budget)
 );
 
-#define trace_srdma_send_error(sx, xid, e)	trace_svcrdma_send_error(sx, xid, e)
-#define trace_srdma_reply_too_big(sx, xid, l)	trace_svcrdma_reply_too_big(sx, xid, l)
-#define trace_srdma_bc_call(sx, xid, l)		trace_svcrdma_bc_call(sx, xid, l)
-#define trace_srdma_bc_reply(sx, xid, l)	trace_svcrdma_bc_reply(sx, xid, l)
+TRACE_EVENT(svcrdma_accept,
+	TP_PROTO(const struct srdma_xprt *sx),
+	TP_ARGS(sx),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(u32, sq_id)
+		__field(u32, rq_id)
+		__field(unsigned int, credits)
+		__field(unsigned int, inline_send)
+		__field(unsigned int, recv_size)
+		__field(unsigned int, sq_budget)
+		__field(unsigned int, ord)
+		__field(bool, remote_inv)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->sq_id = sx->sq_cq->res.id;
+		__entry->rq_id = sx->rq_cq->res.id;
+		__entry->credits = sx->max_requests;
+		__entry->inline_send = sx->inline_send;
+		__entry->recv_size = sx->recv_size;
+		__entry->sq_budget = sx->sq_budget;
+		__entry->ord = sx->ord;
+		__entry->remote_inv = sx->remote_inv;
+	),
+	TP_printk("peer=%s sq.id=%u rq.id=%u credits=%u inline_send=%u recv_size=%u sq_budget=%u ord=%u send_with_inv=%d",
+		  __get_str(peer), __entry->sq_id, __entry->rq_id,
+		  __entry->credits, __entry->inline_send, __entry->recv_size,
+		  __entry->sq_budget, __entry->ord, __entry->remote_inv)
+);
+
+TRACE_EVENT(svcrdma_accept_err,
+	TP_PROTO(const struct srdma_xprt *sx, long status),
+	TP_ARGS(sx, status),
+	TP_STRUCT__entry(
+		__field(long, status)
+		__string(addr, sx->xprt.xpt_remotebuf)
+	),
+	TP_fast_assign(
+		__entry->status = status;
+		__assign_str(addr);
+	),
+	TP_printk("addr=%s status=%ld", __get_str(addr), __entry->status)
+);
+
+TRACE_EVENT(svcrdma_cm_event,
+	TP_PROTO(const struct srdma_xprt *sx, int event, int status),
+	TP_ARGS(sx, event, status),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(int, event)
+		__field(int, status)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->event = event;
+		__entry->status = status;
+	),
+	TP_printk("peer=%s event=%s status=%d", __get_str(peer),
+		  rdma_event_msg(__entry->event), __entry->status)
+);
+
+TRACE_EVENT(svcrdma_device_removal,
+	TP_PROTO(const struct rdma_cm_id *id),
+	TP_ARGS(id),
+	TP_STRUCT__entry(
+		__string(name, id->device->name)
+		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
+	),
+	TP_fast_assign(
+		__assign_str(name);
+		memcpy(__entry->addr, &id->route.addr.dst_addr,
+		       sizeof(struct sockaddr_in6));
+	),
+	TP_printk("device %s is going away: disconnecting %pISpc",
+		  __get_str(name), __entry->addr)
+);
+
+TRACE_EVENT(svcrdma_qp_error,
+	TP_PROTO(const struct srdma_xprt *sx, const struct ib_event *event),
+	TP_ARGS(sx, event),
+	TP_STRUCT__entry(
+		__field(unsigned int, event)
+		__string(device, event->device->name)
+		__array(__u8, addr, INET6_ADDRSTRLEN + 10)
+	),
+	TP_fast_assign(
+		__entry->event = event->event;
+		__assign_str(device);
+		snprintf(__entry->addr, sizeof(__entry->addr), "%pISpc",
+			 &sx->xprt.xpt_remote);
+	),
+	TP_printk("addr=%s dev=%s event=%s (%u)", __entry->addr,
+		  __get_str(device), ib_event_msg(__entry->event),
+		  __entry->event)
+);
+
+TRACE_EVENT(svcrdma_disconnect,
+	TP_PROTO(const struct srdma_xprt *sx),
+	TP_ARGS(sx),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(int, cm_state)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->cm_state = sx->cm_state;
+	),
+	TP_printk("peer=%s last CM event=%s", __get_str(peer),
+		  rdma_event_msg(__entry->cm_state))
+);
+
+TRACE_EVENT(svcrdma_close,
+	TP_PROTO(const struct srdma_xprt *sx, const char *why),
+	TP_ARGS(sx, why),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__string(why, why)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__assign_str(why);
+	),
+	TP_printk("peer=%s reason=\"%s\"", __get_str(peer), __get_str(why))
+);
+
+/*
+ * Receives and Calls
+ */
+
+DECLARE_EVENT_CLASS(svcrdma_cid_class,
+	TP_PROTO(const struct rpcrdma_cid *cid),
+	TP_ARGS(cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cid->queue_id;
+		__entry->completion_id = cid->completion_id;
+	),
+	TP_printk("cq.id=%u cid=%d", __entry->cq_id, __entry->completion_id)
+);
+
+DEFINE_EVENT(svcrdma_cid_class, svcrdma_post_recv,
+	TP_PROTO(const struct rpcrdma_cid *cid),
+	TP_ARGS(cid));
+DEFINE_EVENT(svcrdma_cid_class, svcrdma_wc_send,
+	TP_PROTO(const struct rpcrdma_cid *cid),
+	TP_ARGS(cid));
+
+TRACE_EVENT(svcrdma_rq_post_err,
+	TP_PROTO(const struct srdma_xprt *sx, int status),
+	TP_ARGS(sx, status),
+	TP_STRUCT__entry(
+		__field(int, status)
+		__string(addr, sx->xprt.xpt_remotebuf)
+	),
+	TP_fast_assign(
+		__entry->status = status;
+		__assign_str(addr);
+	),
+	TP_printk("addr=%s status=%d", __get_str(addr), __entry->status)
+);
+
+TRACE_EVENT(svcrdma_wc_recv,
+	TP_PROTO(const struct ib_wc *wc, const struct rpcrdma_cid *cid),
+	TP_ARGS(wc, cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, received)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cid->queue_id;
+		__entry->completion_id = cid->completion_id;
+		__entry->received = wc->byte_len;
+	),
+	TP_printk("cq.id=%u cid=%d received=%u", __entry->cq_id,
+		  __entry->completion_id, __entry->received)
+);
+
+/* A failed (or flushed) completion, for every kind of work request. */
+DECLARE_EVENT_CLASS(svcrdma_wc_err_class,
+	TP_PROTO(const struct ib_wc *wc, const struct rpcrdma_cid *cid),
+	TP_ARGS(wc, cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned long, status)
+		__field(unsigned int, vendor_err)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cid->queue_id;
+		__entry->completion_id = cid->completion_id;
+		__entry->status = wc->status;
+		__entry->vendor_err = wc->vendor_err;
+	),
+	TP_printk("cq.id=%u cid=%d status=%s (%lu/0x%x)", __entry->cq_id,
+		  __entry->completion_id, ib_wc_status_msg(__entry->status),
+		  __entry->status, __entry->vendor_err)
+);
+
+#define DEFINE_SVCRDMA_WC_ERR_EVENT(name)				\
+	DEFINE_EVENT(svcrdma_wc_err_class, svcrdma_wc_##name,		\
+		TP_PROTO(const struct ib_wc *wc,			\
+			 const struct rpcrdma_cid *cid),		\
+		TP_ARGS(wc, cid))
+
+DEFINE_SVCRDMA_WC_ERR_EVENT(recv_flush);
+DEFINE_SVCRDMA_WC_ERR_EVENT(recv_err);
+DEFINE_SVCRDMA_WC_ERR_EVENT(send_flush);
+DEFINE_SVCRDMA_WC_ERR_EVENT(send_err);
+DEFINE_SVCRDMA_WC_ERR_EVENT(read_flush);
+DEFINE_SVCRDMA_WC_ERR_EVENT(read_err);
+
+TRACE_EVENT(svcrdma_rq_starve,
+	TP_PROTO(const struct srdma_xprt *sx, unsigned int recv_count),
+	TP_ARGS(sx, recv_count),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(unsigned int, recv_count)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->recv_count = recv_count;
+	),
+	TP_printk("peer=%s no Receive to replace one that completed (%u buffers)",
+		  __get_str(peer), __entry->recv_count)
+);
+
+TRACE_EVENT(svcrdma_decode_rqst,
+	TP_PROTO(const struct srdma_recv *rc),
+	TP_ARGS(rc),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, xid)
+		__field(u32, vers)
+		__field(u32, proc)
+		__field(u32, credits)
+		__field(unsigned int, hdrlen)
+		__field(unsigned int, read_chunks)
+		__field(unsigned int, write_chunks)
+		__field(bool, reply_chunk)
+		__field(unsigned int, inline_len)
+	),
+	TP_fast_assign(
+		__entry->cq_id = rc->cid.queue_id;
+		__entry->completion_id = rc->cid.completion_id;
+		__entry->xid = be32_to_cpu(rc->hdr.xid);
+		__entry->vers = rc->hdr.vers;
+		__entry->proc = rc->hdr.proc;
+		__entry->credits = rc->hdr.credits;
+		__entry->hdrlen = rc->hdr.hdr_len;
+		__entry->read_chunks = rc->hdr.lists.nr_read_chunks;
+		__entry->write_chunks = rc->hdr.lists.nr_write_chunks;
+		__entry->reply_chunk = rc->hdr.lists.has_reply;
+		__entry->inline_len = rc->hdr.inline_len;
+	),
+	TP_printk("cq.id=%u cid=%d xid=0x%08x vers=%u credits=%u proc=%s hdrlen=%u read_chunks=%u write_chunks=%u reply_chunk=%d inline=%u",
+		  __entry->cq_id, __entry->completion_id, __entry->xid,
+		  __entry->vers, __entry->credits,
+		  srdma_show_proc(__entry->proc), __entry->hdrlen,
+		  __entry->read_chunks, __entry->write_chunks,
+		  __entry->reply_chunk, __entry->inline_len)
+);
+
+TRACE_EVENT(svcrdma_decode_short_err,
+	TP_PROTO(const struct srdma_recv *rc, enum rpcrdma_wire_err err),
+	TP_ARGS(rc, err),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned int, hdrlen)
+		__string(peer, rc->sx->xprt.xpt_remotebuf)
+		__string(err, rpcrdma_wire_err_name(err))
+	),
+	TP_fast_assign(
+		__entry->cq_id = rc->cid.queue_id;
+		__entry->completion_id = rc->cid.completion_id;
+		__entry->hdrlen = rc->byte_len;
+		__assign_str(peer);
+		__assign_str(err);
+	),
+	TP_printk("cq.id=%u cid=%d peer=%s hdrlen=%u error=%s",
+		  __entry->cq_id, __entry->completion_id, __get_str(peer),
+		  __entry->hdrlen, __get_str(err))
+);
+
+DECLARE_EVENT_CLASS(svcrdma_bad_call_class,
+	TP_PROTO(const struct srdma_recv *rc, enum rpcrdma_wire_err err),
+	TP_ARGS(rc, err),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, xid)
+		__field(u32, vers)
+		__field(u32, proc)
+		__field(u32, credits)
+		__string(peer, rc->sx->xprt.xpt_remotebuf)
+		__string(err, rpcrdma_wire_err_name(err))
+	),
+	TP_fast_assign(
+		__entry->cq_id = rc->cid.queue_id;
+		__entry->completion_id = rc->cid.completion_id;
+		__entry->xid = be32_to_cpu(rc->hdr.xid);
+		__entry->vers = rc->hdr.vers;
+		__entry->proc = rc->hdr.proc;
+		__entry->credits = rc->hdr.credits;
+		__assign_str(peer);
+		__assign_str(err);
+	),
+	TP_printk("cq.id=%u cid=%d peer=%s xid=0x%08x vers=%u credits=%u proc=%u error=%s",
+		  __entry->cq_id, __entry->completion_id, __get_str(peer),
+		  __entry->xid, __entry->vers, __entry->credits,
+		  __entry->proc, __get_str(err))
+);
+
+#define DEFINE_SVCRDMA_BAD_CALL_EVENT(name)				\
+	DEFINE_EVENT(svcrdma_bad_call_class,				\
+		     svcrdma_decode_##name##_err,			\
+		TP_PROTO(const struct srdma_recv *rc,			\
+			 enum rpcrdma_wire_err err),			\
+		TP_ARGS(rc, err))
+
+DEFINE_SVCRDMA_BAD_CALL_EVENT(badvers);
+DEFINE_SVCRDMA_BAD_CALL_EVENT(drop);
+DEFINE_SVCRDMA_BAD_CALL_EVENT(badproc);
+DEFINE_SVCRDMA_BAD_CALL_EVENT(parse);
+
+/* An RDMA_ERROR answer (ERR_VERS or ERR_CHUNK). */
+DECLARE_EVENT_CLASS(svcrdma_err_class,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid),
+	TP_ARGS(sx, xid),
+	TP_STRUCT__entry(
+		__field(u32, xid)
+		__string(peer, sx->xprt.xpt_remotebuf)
+	),
+	TP_fast_assign(
+		__entry->xid = be32_to_cpu(xid);
+		__assign_str(peer);
+	),
+	TP_printk("peer=%s xid=0x%08x", __get_str(peer), __entry->xid)
+);
+
+DEFINE_EVENT(svcrdma_err_class, svcrdma_err_vers,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid),
+	TP_ARGS(sx, xid));
+DEFINE_EVENT(svcrdma_err_class, svcrdma_err_chunk,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid),
+	TP_ARGS(sx, xid));
+
+/*
+ * RDMA Reads of Read chunks
+ */
+
+TRACE_EVENT(svcrdma_post_read_chunk,
+	TP_PROTO(const struct rpcrdma_cid *cid, int sqecount),
+	TP_ARGS(cid, sqecount),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(int, sqecount)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cid->queue_id;
+		__entry->completion_id = cid->completion_id;
+		__entry->sqecount = sqecount;
+	),
+	TP_printk("cq.id=%u cid=%d sqecount=%d", __entry->cq_id,
+		  __entry->completion_id, __entry->sqecount)
+);
+
+TRACE_EVENT(svcrdma_wc_read,
+	TP_PROTO(const struct rpcrdma_cid *cid, unsigned int totalbytes,
+		 ktime_t posttime),
+	TP_ARGS(cid, totalbytes, posttime),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(s64, read_latency)
+		__field(unsigned int, totalbytes)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cid->queue_id;
+		__entry->completion_id = cid->completion_id;
+		__entry->read_latency = ktime_us_delta(ktime_get(), posttime);
+		__entry->totalbytes = totalbytes;
+	),
+	TP_printk("cq.id=%u cid=%d totalbytes=%u latency-us=%lld",
+		  __entry->cq_id, __entry->completion_id, __entry->totalbytes,
+		  __entry->read_latency)
+);
+
+TRACE_EVENT(svcrdma_read_finished,
+	TP_PROTO(const struct srdma_recv *rc, unsigned int bytes),
+	TP_ARGS(rc, bytes),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, xid)
+		__field(unsigned int, read_chunks)
+		__field(unsigned int, bytes)
+	),
+	TP_fast_assign(
+		__entry->cq_id = rc->cid.queue_id;
+		__entry->completion_id = rc->cid.completion_id;
+		__entry->xid = be32_to_cpu(rc->hdr.xid);
+		__entry->read_chunks = rc->hdr.lists.nr_read_chunks;
+		__entry->bytes = bytes;
+	),
+	TP_printk("cq.id=%u cid=%d xid=0x%08x read_chunks=%u bytes=%u",
+		  __entry->cq_id, __entry->completion_id, __entry->xid,
+		  __entry->read_chunks, __entry->bytes)
+);
+
+/*
+ * Replies and Sends
+ */
+
+TRACE_EVENT(svcrdma_reply,
+	TP_PROTO(const struct srdma_send *sc, __be32 xid, bool nomsg,
+		 unsigned int msg_len, unsigned int payloads),
+	TP_ARGS(sc, xid, nomsg, msg_len, payloads),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(u32, xid)
+		__field(bool, nomsg)
+		__field(unsigned int, msg_len)
+		__field(unsigned int, payloads)
+		__field(bool, swi)
+	),
+	TP_fast_assign(
+		__entry->cq_id = sc->cid.queue_id;
+		__entry->completion_id = sc->cid.completion_id;
+		__entry->xid = be32_to_cpu(xid);
+		__entry->nomsg = nomsg;
+		__entry->msg_len = msg_len;
+		__entry->payloads = payloads;
+		__entry->swi = sc->wr.opcode == IB_WR_SEND_WITH_INV;
+	),
+	TP_printk("cq.id=%u cid=%d xid=0x%08x %s len=%u write_payloads=%u send_with_inv=%d",
+		  __entry->cq_id, __entry->completion_id, __entry->xid,
+		  __entry->nomsg ? "NOMSG (Reply chunk)" : "MSG (inline)",
+		  __entry->msg_len, __entry->payloads, __entry->swi)
+);
+
+TRACE_EVENT(svcrdma_post_send,
+	TP_PROTO(const struct srdma_send *sc),
+	TP_ARGS(sc),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned int, num_sge)
+		__field(u32, inv_rkey)
+		__field(unsigned int, nr_wrs)
+	),
+	TP_fast_assign(
+		__entry->cq_id = sc->cid.queue_id;
+		__entry->completion_id = sc->cid.completion_id;
+		__entry->num_sge = sc->wr.num_sge;
+		__entry->inv_rkey = sc->wr.opcode == IB_WR_SEND_WITH_INV ?
+				    sc->wr.ex.invalidate_rkey : 0;
+		__entry->nr_wrs = sc->nr_wrs;
+	),
+	TP_printk("cq.id=%u cid=%d num_sge=%u inv_rkey=0x%08x wrs=%u",
+		  __entry->cq_id, __entry->completion_id, __entry->num_sge,
+		  __entry->inv_rkey, __entry->nr_wrs)
+);
+
+DECLARE_EVENT_CLASS(svcrdma_sq_class,
+	TP_PROTO(const struct srdma_xprt *sx, const struct rpcrdma_cid *cid),
+	TP_ARGS(sx, cid),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(int, avail)
+		__field(int, depth)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cid->queue_id;
+		__entry->completion_id = cid->completion_id;
+		__entry->avail = atomic_read(&sx->sq_avail);
+		__entry->depth = sx->sq_budget;
+	),
+	TP_printk("cq.id=%u cid=%d sq_avail=%d/%d", __entry->cq_id,
+		  __entry->completion_id, __entry->avail, __entry->depth)
+);
+
+DEFINE_EVENT(svcrdma_sq_class, svcrdma_sq_full,
+	TP_PROTO(const struct srdma_xprt *sx, const struct rpcrdma_cid *cid),
+	TP_ARGS(sx, cid));
+DEFINE_EVENT(svcrdma_sq_class, svcrdma_sq_retry,
+	TP_PROTO(const struct srdma_xprt *sx, const struct rpcrdma_cid *cid),
+	TP_ARGS(sx, cid));
+
+TRACE_EVENT(svcrdma_sq_post_err,
+	TP_PROTO(const struct srdma_xprt *sx, const struct rpcrdma_cid *cid,
+		 int status),
+	TP_ARGS(sx, cid, status),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(int, avail)
+		__field(int, depth)
+		__field(int, status)
+	),
+	TP_fast_assign(
+		__entry->cq_id = cid->queue_id;
+		__entry->completion_id = cid->completion_id;
+		__entry->avail = atomic_read(&sx->sq_avail);
+		__entry->depth = sx->sq_budget;
+		__entry->status = status;
+	),
+	TP_printk("cq.id=%u cid=%d sq_avail=%d/%d status=%d", __entry->cq_id,
+		  __entry->completion_id, __entry->avail, __entry->depth,
+		  __entry->status)
+);
+
+/* Errors that end a Call or a reply: they close the connection. */
+DECLARE_EVENT_CLASS(svcrdma_xid_status_class,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, int status),
+	TP_ARGS(sx, xid, status),
+	TP_STRUCT__entry(
+		__field(int, status)
+		__field(u32, xid)
+		__string(addr, sx->xprt.xpt_remotebuf)
+	),
+	TP_fast_assign(
+		__entry->status = status;
+		__entry->xid = be32_to_cpu(xid);
+		__assign_str(addr);
+	),
+	TP_printk("addr=%s xid=0x%08x status=%d", __get_str(addr),
+		  __entry->xid, __entry->status)
+);
+
+DEFINE_EVENT(svcrdma_xid_status_class, svcrdma_send_err,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, int status),
+	TP_ARGS(sx, xid, status));
+DEFINE_EVENT(svcrdma_xid_status_class, svcrdma_read_error,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, int status),
+	TP_ARGS(sx, xid, status));
+
+/* Our events with a peer, an XID and a length. */
+DECLARE_EVENT_CLASS(svcrdma_xid_len_class,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, unsigned int len),
+	TP_ARGS(sx, xid, len),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(u32, xid)
+		__field(unsigned int, len)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->xid = be32_to_cpu(xid);
+		__entry->len = len;
+	),
+	TP_printk("peer=%s xid=0x%08x len=%u", __get_str(peer),
+		  __entry->xid, __entry->len)
+);
+
+#define DEFINE_SVCRDMA_XID_LEN_EVENT(name)				\
+	DEFINE_EVENT(svcrdma_xid_len_class, svcrdma_##name,		\
+		TP_PROTO(const struct srdma_xprt *sx, __be32 xid,	\
+			 unsigned int len),				\
+		TP_ARGS(sx, xid, len))
+
+DEFINE_SVCRDMA_XID_LEN_EVENT(reply_too_big);
+DEFINE_SVCRDMA_XID_LEN_EVENT(bc_call);
+DEFINE_SVCRDMA_XID_LEN_EVENT(bc_reply);
 
 #endif /* _SVCRDMA_TRACE_H */
 

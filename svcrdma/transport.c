@@ -38,7 +38,7 @@ void srdma_close(struct srdma_xprt *sx, const char *why)
 {
 	if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 		return;
-	trace_srdma_close(sx, why);
+	trace_svcrdma_close(sx, why);
 	svc_xprt_deferred_close(&sx->xprt);
 	/* Replies waiting for Send Queue room give up. */
 	wake_up(&sx->sq_wait);

@@ -24,6 +24,7 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 {
 	struct xrdma_req *req;
 	size_t hdr_size;
+	int id;
 
 	spin_lock(&rx->free_lock);
 	req = list_first_entry_or_null(&rx->bc_free, struct xrdma_req,
@@ -37,7 +38,7 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 		spin_unlock(&rx->free_lock);
 		return NULL;
 	}
-	rx->bc_count++;
+	id = rx->nr_reqs + rx->bc_count++;
 	spin_unlock(&rx->free_lock);
 
 	/* We run in the Receive completion workqueue, which a swap-out may
@@ -58,6 +59,7 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 	}
 	req->rpc_buf_size = 2 * PAGE_SIZE;
 	req->rx = rx;
+	req->send_cid.completion_id = id;
 	req->is_bc = true;
 	init_completion(&req->inv_sync);
 	return req;
@@ -91,12 +93,15 @@ void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
 	    cl->has_reply || hdr->inline_len > PAGE_SIZE) {
 		pr_warn_ratelimited("rpcrdma: unexpected backchannel call from %s\n",
 				    xprt->address_strings[RPC_DISPLAY_ADDR]);
+		trace_xprtrdma_force_disconnect(xprt,
+						"unexpected backchannel call");
 		goto out_reset;
 	}
 	req = xrdma_bc_req_get(rx);
 	if (!req) {
 		pr_warn_ratelimited("rpcrdma: backchannel overflow from %s\n",
 				    xprt->address_strings[RPC_DISPLAY_ADDR]);
+		trace_xprtrdma_force_disconnect(xprt, "backchannel overflow");
 		goto out_reset;
 	}
 	memcpy(req->rpc_buf, payload, hdr->inline_len);
@@ -113,8 +118,7 @@ void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
 	rqst->rq_rcv_buf.buflen = PAGE_SIZE;
 	rqst->rq_private_buf.len = hdr->inline_len;
 	xdr_buf_init(&rqst->rq_snd_buf, req->rpc_buf + PAGE_SIZE, PAGE_SIZE);
-	trace_xprtrdma_bc_call(xprt, be32_to_cpu(rqst->rq_xid),
-			       hdr->inline_len);
+	trace_xprtrdma_cb_call(xprt, rqst, hdr->inline_len);
 
 	xprt_get(xprt);
 	atomic_inc(&xprt->bc_slot_count);
@@ -161,14 +165,13 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 	kref_get(&req->ref);
 	rc = xrdma_post_send(req, ep->qp);
 	if (rc) {
-		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
+		trace_xprtrdma_post_send_err(req, rc);
 		rpcrdma_send_sges_unmap(&req->sges);
 		xrdma_req_put(req);
 		xprt_force_disconnect(xprt);
 		return -ENOTCONN;
 	}
-	trace_xprtrdma_bc_reply(xprt, be32_to_cpu(rqst->rq_xid),
-				rqst->rq_snd_buf.len);
+	trace_xprtrdma_cb_reply(xprt, rqst, rqst->rq_snd_buf.len);
 	return 0;
 }
 
@@ -202,6 +205,7 @@ static void xrdma_bc_req_destroy(struct xrdma_req *req)
 int xrdma_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
 {
 	/* Requests are made when Calls arrive, up to XRDMA_BC_MAX_REQS. */
+	trace_xprtrdma_cb_setup(xprt, XRDMA_BC_MAX_REQS);
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include <rpcrdma/cid.h>
 #include <rpcrdma/send.h>
 #include <rpcrdma/wire.h>
 
@@ -105,6 +106,28 @@ struct xrdma_ep;
 struct xrdma_req;
 
 /**
+ * enum xrdma_chunktype - how a call or its reply travels (for the trace)
+ * @XRDMA_NOCH: inline, the header and the message in one buffer
+ * @XRDMA_NOCH_PULLUP: inline, the message copied after the header
+ * @XRDMA_NOCH_MAPPED: inline, the message's pages gathered in place
+ * @XRDMA_READCH: a Read chunk carries the call's data item
+ * @XRDMA_AREADCH: the whole call travels in a position-zero Read chunk
+ * @XRDMA_WRITECH: the reply's data item comes in a Write chunk
+ * @XRDMA_REPLYCH: the whole reply comes in a Reply chunk
+ *
+ * The values are those the kernel's own rpcrdma module traces.
+ */
+enum xrdma_chunktype {
+	XRDMA_NOCH = 0,
+	XRDMA_NOCH_PULLUP,
+	XRDMA_NOCH_MAPPED,
+	XRDMA_READCH,
+	XRDMA_AREADCH,
+	XRDMA_WRITECH,
+	XRDMA_REPLYCH,
+};
+
+/**
  * struct xrdma_mr - one FRWR memory region
  * @node: entry in the endpoint's free list, or in a request
  * @all_node: entry in the endpoint's list of every MR
@@ -116,7 +139,10 @@ struct xrdma_req;
  * @dir: DMA direction of the mapping
  * @reg_wr: FastReg work request
  * @inv_wr: LocalInv work request
- * @cqe: completion of @reg_wr or @inv_wr when they fail
+ * @cqe: completion of @reg_wr when it fails
+ * @li_cqe: completion of @inv_wr when it fails
+ * @cid: completion ID of @reg_wr and @inv_wr; its completion_id is the
+ *	MR's resource tracking ID (the "mr.id" of the trace)
  * @seg: the segment as advertised to the peer
  * @remote_invalidated: the peer invalidated it with Send With Invalidate
  */
@@ -132,6 +158,8 @@ struct xrdma_mr {
 	struct ib_reg_wr reg_wr;
 	struct ib_send_wr inv_wr;
 	struct ib_cqe cqe;
+	struct ib_cqe li_cqe;
+	struct rpcrdma_cid cid;
 	struct rpcrdma_segment seg;
 	bool remote_invalidated;
 };
@@ -139,6 +167,7 @@ struct xrdma_mr {
 /**
  * struct xrdma_rep - one posted Receive
  * @cqe: completion
+ * @cid: completion ID, for the trace
  * @ep: owning endpoint
  * @wr: the Receive work request
  * @sge: its single SGE
@@ -147,6 +176,7 @@ struct xrdma_mr {
  */
 struct xrdma_rep {
 	struct ib_cqe cqe;
+	struct rpcrdma_cid cid;
 	struct xrdma_ep *ep;
 	struct ib_recv_wr wr;
 	struct ib_sge sge;
@@ -224,6 +254,8 @@ struct xrdma_ep {
  * @hdr_len: bytes of transport header encoded in @hdr_buf
  * @send_wr: the Send work request
  * @send_cqe: completion of @send_wr
+ * @send_cid: completion ID of @send_wr: the slot's number, and the Send
+ *	CQ it was last posted to
  * @sges: SGEs of @send_wr and their DMA mappings
  * @offered: the chunk lists sent with the call
  * @chunks: storage for @offered
@@ -232,6 +264,7 @@ struct xrdma_ep {
  * @nr_mrs: entries of @mrs in use
  * @mr_ep: endpoint that owns @mrs
  * @inv_cqe: completion of the last LocalInv
+ * @inv_cid: completion ID of the last LocalInv (that of its MR)
  * @inv_sync: LocalInv posted by xrdma_buf_free() finished
  * @reply_len: bytes of RPC reply placed
  * @reply_status: 0, or -errno to fail the RPC with
@@ -253,6 +286,7 @@ struct xrdma_req {
 
 	struct ib_send_wr send_wr;
 	struct ib_cqe send_cqe;
+	struct rpcrdma_cid send_cid;
 	struct rpcrdma_send_sges sges;
 
 	struct rpcrdma_chunk_lists offered;
@@ -263,6 +297,7 @@ struct xrdma_req {
 	unsigned int nr_mrs;
 	struct xrdma_ep *mr_ep;
 	struct ib_cqe inv_cqe;
+	struct rpcrdma_cid inv_cid;
 	struct completion inv_sync;
 
 	unsigned int reply_len;

@@ -50,6 +50,8 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_DISCONNECTED:
+		if (event->event == RDMA_CM_EVENT_DEVICE_REMOVAL)
+			trace_xprtrdma_device_removal(id);
 		if (READ_ONCE(ep->connected)) {
 			WRITE_ONCE(ep->connected, false);
 			xprt_force_disconnect(xprt);
@@ -118,6 +120,7 @@ static int xrdma_reps_create(struct xrdma_ep *ep)
 		}
 		rep->ep = ep;
 		rep->cqe.done = xrdma_recv_done;
+		rpcrdma_cid_init(&rep->cid, ep->recv_cq, i);
 		rep->sge.addr = rep->dma;
 		rep->sge.length = ep->rep_size;
 		rep->sge.lkey = ep->pd->local_dma_lkey;
@@ -290,8 +293,12 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 		return rc;
 	for (i = 0; i < ep->nr_reps; i++) {
 		rc = ib_post_recv(ep->qp, &ep->reps[i].wr, NULL);
-		if (rc)
+		if (rc) {
+			trace_xprtrdma_post_recvs_err(xprt, &ep->reps[i].cid,
+						      rc);
 			return rc;
+		}
+		trace_xprtrdma_post_recv(&ep->reps[i].cid);
 	}
 
 	ep->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
@@ -350,7 +357,7 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 		WRITE_ONCE(ep->connected, false);
 		if (ep->qp)
 			rdma_disconnect(ep->id);
-		trace_xprtrdma_connect(xprt, rc, ep);
+		trace_xprtrdma_connect(xprt, rc, ep->cm_status);
 		xrdma_ep_destroy(rx, ep);
 		return rc;
 	}
@@ -364,7 +371,8 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	rx->credits = 1;
 	xprt->cwnd = RPC_CWNDSHIFT;
 	spin_unlock(&xprt->transport_lock);
-	trace_xprtrdma_connect(xprt, 0, ep);
+	trace_xprtrdma_inline_thresh(ep);
+	trace_xprtrdma_connect(xprt, 0, ep->cm_status);
 	return 0;
 }
 
@@ -378,14 +386,15 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 void xrdma_ep_close(struct xrdma_xprt *rx)
 {
 	struct xrdma_ep *ep;
+	int rc;
 
 	down_write(&rx->ep_rwsem);
 	ep = rx->ep;
 	rx->ep = NULL;
 	if (ep) {
 		WRITE_ONCE(ep->connected, false);
-		trace_xprtrdma_disconnect(&rx->xprt, ep);
-		rdma_disconnect(ep->id);
+		rc = rdma_disconnect(ep->id);
+		trace_xprtrdma_disconnect(&rx->xprt, rc, ep->cm_status);
 		xrdma_ep_destroy(rx, ep);
 	}
 	up_write(&rx->ep_rwsem);

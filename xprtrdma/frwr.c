@@ -18,14 +18,28 @@
 /* MRs made when an endpoint is set up; more are made on demand. */
 #define XRDMA_MR_PREALLOC	16
 
-static void xrdma_mr_wc_done(struct ib_cq *cq, struct ib_wc *wc)
+/* Only failed FastReg and LocalInv WRs get here (they are unsignaled). */
+static void xrdma_mr_wc_failed(struct xrdma_mr *mr, struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		xprt_force_disconnect(&mr->ep->rx->xprt);
+}
+
+static void xrdma_mr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xrdma_mr *mr = container_of(wc->wr_cqe, struct xrdma_mr, cqe);
 
-	/* Only failed FastReg/LocalInv WRs get here (they are unsignaled). */
-	trace_xprtrdma_mr_wc_error(mr->seg.handle, wc->status, wc->opcode);
-	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		xprt_force_disconnect(&mr->ep->rx->xprt);
+	trace_xprtrdma_wc_fastreg(wc, &mr->cid);
+	xrdma_mr_wc_failed(mr, wc);
+}
+
+static void xrdma_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xrdma_mr *mr = container_of(wc->wr_cqe, struct xrdma_mr,
+					   li_cqe);
+
+	trace_xprtrdma_wc_li(wc, &mr->cid);
+	xrdma_mr_wc_failed(mr, wc);
 }
 
 static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
@@ -47,7 +61,9 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	}
 	mr->ibmr = ibmr;
 	mr->ep = ep;
-	mr->cqe.done = xrdma_mr_wc_done;
+	mr->cqe.done = xrdma_mr_reg_done;
+	mr->li_cqe.done = xrdma_mr_inv_done;
+	rpcrdma_cid_init(&mr->cid, ep->send_cq, ibmr->res.id);
 	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
 	INIT_LIST_HEAD(&mr->node);
 	atomic_long_inc(&ep->rx->stats.mrs_allocated);
@@ -74,6 +90,7 @@ static struct xrdma_mr *xrdma_mr_get(struct xrdma_ep *ep)
 	spin_lock(&ep->mr_lock);
 	list_add_tail(&mr->all_node, &ep->mr_all);
 	spin_unlock(&ep->mr_lock);
+	trace_xprtrdma_createmrs(&ep->rx->xprt, 1);
 	return mr;
 }
 
@@ -119,6 +136,7 @@ int xrdma_mr_pool_init(struct xrdma_ep *ep)
 		list_add_tail(&mr->all_node, &ep->mr_all);
 		list_add_tail(&mr->node, &ep->mr_free);
 	}
+	trace_xprtrdma_createmrs(&ep->rx->xprt, XRDMA_MR_PREALLOC);
 	return 0;
 }
 
@@ -173,8 +191,10 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 		if (nsegs == max_segs || req->nr_mrs == XRDMA_MAX_MRS)
 			return -EMSGSIZE;
 		mr = xrdma_mr_get(ep);
-		if (!mr)
+		if (!mr) {
+			trace_xprtrdma_nomrs_err(&req->rqst);
 			return -ENOBUFS;
+		}
 		mr->req = req;
 		req->mrs[req->nr_mrs++] = mr;
 		req->mr_ep = ep;
@@ -210,12 +230,16 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 
 		mr->dir = writing ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
 		mapped = ib_dma_map_sg(ep->device, mr->sg, nsg, mr->dir);
-		if (!mapped)
+		if (!mapped) {
+			trace_xprtrdma_frwr_sgerr(mr, nsg);
 			return -EIO;
+		}
 		mr->nents = nsg;
 		n = ib_map_mr_sg(mr->ibmr, mr->sg, mapped, NULL, PAGE_SIZE);
-		if (n != mapped)
+		if (n != mapped) {
+			trace_xprtrdma_frwr_maperr(mr, n, mapped);
 			return -EIO;
+		}
 
 		ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
 		mr->reg_wr.wr.next = NULL;
@@ -233,7 +257,7 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 		mr->seg.length = mr->ibmr->length;
 		mr->seg.offset = mr->ibmr->iova;
 		segs[nsegs++] = mr->seg;
-		trace_xprtrdma_mr_reg(req->rqst.rq_xid, &mr->seg, nsg, writing);
+		trace_xprtrdma_mr_map(mr);
 	}
 	return nsegs;
 }
@@ -347,8 +371,10 @@ static struct ib_send_wr *xrdma_inv_chain(struct xrdma_req *req,
 			continue;
 		memset(wr, 0, sizeof(*wr));
 		wr->opcode = IB_WR_LOCAL_INV;
-		wr->wr_cqe = &mr->cqe;
+		wr->wr_cqe = &mr->li_cqe;
 		wr->ex.invalidate_rkey = mr->ibmr->rkey;
+		trace_xprtrdma_mr_localinv(mr);
+		req->inv_cid = mr->cid;
 		if (prev)
 			prev->next = wr;
 		else
@@ -364,8 +390,8 @@ static void xrdma_inv_reply_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xrdma_req *req = container_of(wc->wr_cqe, struct xrdma_req,
 					     inv_cqe);
 
+	trace_xprtrdma_wc_li_done(wc, &req->inv_cid);
 	if (wc->status != IB_WC_SUCCESS) {
-		trace_xprtrdma_mr_wc_error(0, wc->status, wc->opcode);
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			xprt_force_disconnect(&req->rx->xprt);
 	}
@@ -384,7 +410,7 @@ static void xrdma_qp_fence(struct xrdma_req *req, struct ib_qp *qp, int rc)
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	int err;
 
-	trace_xprtrdma_post_error(req->rqst.rq_xid, "LocalInv", rc);
+	trace_xprtrdma_post_linv_err(&req->rqst, rc);
 	err = ib_modify_qp(qp, &attr, IB_QP_STATE);
 	if (err)
 		pr_warn_ratelimited("rpcrdma: cannot fence a queue pair after a failed LocalInv: %d\n",
@@ -413,8 +439,10 @@ int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
 
 	if (remote_rkey) {
 		for (i = 0; i < req->nr_mrs; i++)
-			if (req->mrs[i]->ibmr->rkey == *remote_rkey)
+			if (req->mrs[i]->ibmr->rkey == *remote_rkey) {
 				req->mrs[i]->remote_invalidated = true;
+				trace_xprtrdma_mr_reminv(req->mrs[i]);
+			}
 	}
 	last = xrdma_inv_chain(req, &first);
 	if (!last) {
@@ -440,6 +468,7 @@ static void xrdma_inv_sync_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct xrdma_req *req = container_of(wc->wr_cqe, struct xrdma_req,
 					     inv_cqe);
 
+	trace_xprtrdma_wc_li_wake(wc, &req->inv_cid);
 	if (wc->status != IB_WC_SUCCESS &&
 	    wc->status != IB_WC_WR_FLUSH_ERR)
 		xprt_force_disconnect(&req->rx->xprt);

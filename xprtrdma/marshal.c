@@ -120,6 +120,7 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc)
 int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp)
 {
 	const struct ib_send_wr *bad;
+	unsigned int i;
 
 	req->send_cqe.done = xrdma_send_done;
 	req->send_wr.next = NULL;
@@ -128,6 +129,11 @@ int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp)
 	req->send_wr.num_sge = req->sges.nr;
 	req->send_wr.opcode = IB_WR_SEND;
 	req->send_wr.send_flags = IB_SEND_SIGNALED;
+	req->send_cid.queue_id = qp->send_cq->res.id;
+	if (trace_xprtrdma_mr_fastreg_enabled())
+		for (i = 0; i < req->nr_mrs; i++)
+			trace_xprtrdma_mr_fastreg(req->mrs[i]);
+	trace_xprtrdma_post_send(req);
 	return ib_post_send(qp, xrdma_mrs_reg_chain(req, &req->send_wr), &bad);
 }
 
@@ -164,6 +170,26 @@ static int xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
 	if (n < 0)
 		return n;
 	return xrdma_add_segs(&req->offered, kind, position, segs, n);
+}
+
+/* How the call travels, in the terms of the trace. */
+static unsigned int xrdma_call_type(const struct xrdma_req *req, char call)
+{
+	if (call == 'r')
+		return XRDMA_READCH;
+	if (call == 'l')
+		return XRDMA_AREADCH;
+	if (req->sges.pulled_up)
+		return XRDMA_NOCH_PULLUP;
+	return req->rqst.rq_snd_buf.page_len ? XRDMA_NOCH_MAPPED : XRDMA_NOCH;
+}
+
+/* How the reply is to come back, in the terms of the trace. */
+static unsigned int xrdma_reply_type(char reply)
+{
+	if (reply == 'w')
+		return XRDMA_WRITECH;
+	return reply == 'r' ? XRDMA_REPLYCH : XRDMA_NOCH;
 }
 
 /**
@@ -282,12 +308,13 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 		atomic_long_inc(&rx->stats.write_chunk_count);
 	else if (reply == 'r')
 		atomic_long_inc(&rx->stats.reply_chunk_count);
-	trace_xprtrdma_marshal(rqst, call, reply, req->hdr_len, req->nr_mrs);
+	trace_xprtrdma_marshal(req, xrdma_call_type(req, call),
+			       xrdma_reply_type(reply));
 	return 0;
 
 out_release:
 	xrdma_mrs_release(req);
 	atomic_long_inc(&rx->stats.failed_marshal_count);
-	trace_xprtrdma_marshal_error(rqst, rc);
+	trace_xprtrdma_marshal_failed(rqst, rc);
 	return rc == -ENOSPC || rc == -EINVAL ? -EMSGSIZE : rc;
 }

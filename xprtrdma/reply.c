@@ -34,6 +34,7 @@ int xrdma_post_recv(struct xrdma_rep *rep)
 
 	ib_dma_sync_single_for_device(ep->device, rep->dma, ep->rep_size,
 				      DMA_FROM_DEVICE);
+	trace_xprtrdma_post_recv(&rep->cid);
 	return ib_post_recv(ep->qp, &rep->wr, NULL);
 }
 
@@ -168,6 +169,11 @@ VISIBLE_IF_KUNIT int xrdma_reply_outcome(struct xrdma_req *req,
 	int len;
 
 	if (hdr->proc == RPCRDMA_ERROR) {
+		if (hdr->err == RPCRDMA_ERR_VERS)
+			trace_xprtrdma_err_vers(&req->rqst, hdr->vers_low,
+						hdr->vers_high);
+		else
+			trace_xprtrdma_err_chunk(&req->rqst);
 		pr_warn_ratelimited("rpcrdma: server %s reports %s for XID 0x%08x\n",
 				    rx->xprt.address_strings[RPC_DISPLAY_ADDR],
 				    hdr->err == RPCRDMA_ERR_VERS ?
@@ -205,7 +211,7 @@ VISIBLE_IF_KUNIT int xrdma_reply_outcome(struct xrdma_req *req,
 	return len;
 
 bad:
-	trace_xprtrdma_reply_bad(&req->rqst, werr);
+	trace_xprtrdma_reply_hdr_err(&rx->xprt, hdr, werr);
 	atomic_long_inc(&rx->stats.bad_reply_count);
 	return -EIO;
 }
@@ -245,7 +251,10 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 				  &hdr);
 	if (!hdr.fixed_valid || werr == RPCRDMA_WIRE_ERR_VERSION) {
 		/* Without a usable fixed header there is nothing to match. */
-		trace_xprtrdma_reply_dropped(xprt, hdr.xid, werr);
+		if (!hdr.fixed_valid)
+			trace_xprtrdma_reply_short_err(xprt, &hdr, werr);
+		else
+			trace_xprtrdma_reply_vers_err(xprt, &hdr, werr);
 		atomic_long_inc(&rx->stats.bad_reply_count);
 		return;
 	}
@@ -260,14 +269,14 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	rqst = xprt_lookup_rqst(xprt, hdr.xid);
 	if (!rqst) {
 		spin_unlock(&xprt->queue_lock);
-		trace_xprtrdma_reply_dropped(xprt, hdr.xid, werr);
+		trace_xprtrdma_reply_rqst_err(xprt, &hdr, werr);
 		return;
 	}
 	req = xrdma_req(rqst);
 	if (req->reply_claimed) {
 		/* A second reply to the same transmission. */
 		spin_unlock(&xprt->queue_lock);
-		trace_xprtrdma_reply_dropped(xprt, hdr.xid, werr);
+		trace_xprtrdma_reply_rqst_err(xprt, &hdr, werr);
 		atomic_long_inc(&rx->stats.bad_reply_count);
 		return;
 	}
@@ -278,7 +287,7 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	xrdma_update_credits(rx, ep, hdr.credits);
 
 	if (werr != RPCRDMA_WIRE_OK) {
-		trace_xprtrdma_reply_bad(rqst, werr);
+		trace_xprtrdma_reply_hdr_err(xprt, &hdr, werr);
 		atomic_long_inc(&rx->stats.bad_reply_count);
 		status = -EIO;
 	} else {
@@ -291,7 +300,7 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		req->reply_status = 0;
 		req->reply_len = status;
 	}
-	trace_xprtrdma_reply(rqst, hdr.proc, status, !!inv_rkey);
+	trace_xprtrdma_reply(rqst, &hdr, status, !!inv_rkey);
 	xrdma_mrs_invalidate(req, inv_rkey);
 }
 
@@ -306,11 +315,11 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 					     cqe);
 	struct xrdma_ep *ep = rep->ep;
 	u32 rkey;
+	int rc;
 
+	trace_xprtrdma_wc_receive(wc, &rep->cid);
 	if (wc->status != IB_WC_SUCCESS) {
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
-			trace_xprtrdma_wc_error(&ep->rx->xprt, "Receive",
-						wc->status);
 			if (READ_ONCE(ep->connected)) {
 				WRITE_ONCE(ep->connected, false);
 				xprt_force_disconnect(&ep->rx->xprt);
@@ -324,8 +333,13 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rkey = wc->ex.invalidate_rkey;
 	xrdma_handle_reply(ep, rep, wc->byte_len,
 			   (wc->wc_flags & IB_WC_WITH_INVALIDATE) ? &rkey : NULL);
-	if (READ_ONCE(ep->connected) && xrdma_post_recv(rep))
+	if (!READ_ONCE(ep->connected))
+		return;
+	rc = xrdma_post_recv(rep);
+	if (rc) {
+		trace_xprtrdma_post_recvs_err(&ep->rx->xprt, &rep->cid, rc);
 		xprt_force_disconnect(&ep->rx->xprt);
+	}
 }
 
 /**

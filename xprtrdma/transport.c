@@ -92,6 +92,7 @@ static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
 		struct xrdma_req *req = &rx->reqs[i];
 
 		req->rx = rx;
+		req->send_cid.completion_id = i;
 		kref_init(&req->ref);
 		init_completion(&req->inv_sync);
 		req->hdr_buf = kmalloc(hdr_size, GFP_KERNEL);
@@ -153,7 +154,7 @@ static void xrdma_buf_free(struct rpc_task *task)
 		return;
 	down_read(&rx->ep_rwsem);
 	if (req->nr_mrs) {
-		trace_xprtrdma_mrs_zap(&req->rqst, req->nr_mrs);
+		trace_xprtrdma_mrs_zap(&req->rqst);
 		xrdma_mrs_invalidate_sync(req);
 	}
 	up_read(&rx->ep_rwsem);
@@ -174,8 +175,8 @@ void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 					     send_cqe);
 	struct rpc_xprt *xprt = &req->rx->xprt;
 
+	trace_xprtrdma_wc_send(wc, &req->send_cid);
 	if (wc->status != IB_WC_SUCCESS) {
-		trace_xprtrdma_wc_error(xprt, "Send", wc->status);
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			xprt_force_disconnect(xprt);
 	}
@@ -207,8 +208,10 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	 * server never granted for it: reset the connection instead.  The
 	 * RPC is sent again once it is re-established.
 	 */
-	if (rqst->rq_connect_cookie == xprt->connect_cookie)
+	if (rqst->rq_connect_cookie == xprt->connect_cookie) {
+		trace_xprtrdma_force_disconnect(xprt, "retransmission");
 		goto drop_connection;
+	}
 
 	rc = xrdma_marshal(rx, req);
 	if (rc == -ENOBUFS || rc == -ENOMEM)
@@ -225,7 +228,7 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	rqst->rq_xtime = ktime_get();
 	rc = xrdma_post_send(req, rx->ep->qp);
 	if (rc) {
-		trace_xprtrdma_post_error(rqst->rq_xid, "Send", rc);
+		trace_xprtrdma_post_send_err(req, rc);
 		rpcrdma_send_sges_unmap(&req->sges);
 		xrdma_req_put(req);
 		goto drop_connection;
@@ -233,8 +236,10 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
 
 	/* A call without a reply would leave the credit count wrong. */
-	if (!rpc_reply_expected(rqst->rq_task))
+	if (!rpc_reply_expected(rqst->rq_task)) {
+		trace_xprtrdma_force_disconnect(xprt, "call without a reply");
 		goto drop_connection;
+	}
 	return 0;
 
 drop_connection:
@@ -291,7 +296,7 @@ static void xrdma_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 		delay = xprt_reconnect_delay(xprt);
 		xprt_reconnect_backoff(xprt, XRDMA_INIT_REEST_TO);
 	}
-	trace_xprtrdma_connect_start(xprt, delay);
+	trace_xprtrdma_op_connect(xprt, delay);
 	queue_delayed_work(system_long_wq, &rx->connect_worker, delay);
 }
 
@@ -308,6 +313,7 @@ static void xrdma_close(struct rpc_xprt *xprt)
 static void xrdma_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	/* A lost reply cannot be retransmitted without a new connection. */
+	trace_xprtrdma_force_disconnect(xprt, "RPC timeout");
 	xprt_force_disconnect(xprt);
 }
 
@@ -315,6 +321,7 @@ static void xrdma_inject_disconnect(struct rpc_xprt *xprt)
 {
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 
+	trace_xprtrdma_op_inject_dsc(xprt);
 	if (rx->ep)
 		rdma_disconnect(rx->ep->id);
 }
@@ -323,6 +330,7 @@ static void xrdma_set_connect_timeout(struct rpc_xprt *xprt,
 				      unsigned long connect_timeout,
 				      unsigned long reconnect_timeout)
 {
+	trace_xprtrdma_op_set_cto(xprt, connect_timeout, reconnect_timeout);
 	spin_lock(&xprt->transport_lock);
 	if (connect_timeout < xprt->connect_timeout)
 		xprt->connect_timeout = connect_timeout;
@@ -342,7 +350,7 @@ static void xrdma_set_connect_timeout(struct rpc_xprt *xprt,
 static int xrdma_enable_swap(struct rpc_xprt *xprt)
 {
 	atomic_inc(&xprt->swapper);
-	trace_xprtrdma_swap(xprt, atomic_read(&xprt->swapper), NULL);
+	trace_xprtrdma_swap(xprt, atomic_read(&xprt->swapper));
 	return 0;
 }
 
@@ -350,7 +358,7 @@ static void xrdma_disable_swap(struct rpc_xprt *xprt)
 {
 	if (!WARN_ON_ONCE(atomic_read(&xprt->swapper) <= 0))
 		atomic_dec(&xprt->swapper);
-	trace_xprtrdma_swap(xprt, atomic_read(&xprt->swapper), NULL);
+	trace_xprtrdma_swap(xprt, atomic_read(&xprt->swapper));
 }
 
 /*
@@ -519,7 +527,7 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 		return ERR_PTR(rc);
 	}
 	xrdma_format_addresses(xprt);
-	trace_xprtrdma_setup(xprt, slots);
+	trace_xprtrdma_op_setup(xprt, slots);
 	return xprt;
 }
 

@@ -10,9 +10,10 @@ svc_stat() {
 	cat "/proc/sys/sunrpc/svc_rdma/$1"
 }
 
-# Count the events NAME (svcrdma tracepoints) recorded since the start.
+# Count the events svcrdma_NAME (rpcrdma trace system) recorded since the
+# start; NAME is an extended regular expression.
 trace_count() {
-	grep -c " svcrdma_$1:" /sys/kernel/tracing/trace
+	grep -cE " svcrdma_($1):" /sys/kernel/tracing/trace
 }
 
 test_begin
@@ -27,10 +28,11 @@ grep -qw rdma /proc/sys/sunrpc/transports ||
 ! echo 1000000 2>/dev/null >/proc/sys/sunrpc/svc_rdma/max_req_size ||
 	fail "max_req_size accepted 1000000, above its maximum"
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
-for ev in accept queues bc_call bc_reply decode_err send_error reply_too_big \
-	  close read_error sendto_error rq_starve; do
-	echo 1 >"/sys/kernel/tracing/events/svcrdma/svcrdma_$ev/enable" ||
-		fail "no svcrdma_$ev tracepoint"
+for ev in accept queues bc_call bc_reply decode_short_err decode_badvers_err \
+	  decode_drop_err decode_badproc_err decode_parse_err err_vers \
+	  err_chunk reply_too_big close read_error send_err rq_starve; do
+	echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
+		fail "no rpcrdma:svcrdma_$ev tracepoint"
 done
 for ev in nfsd_cb_setup nfsd_cb_setup_err nfsd_cb_new_state nfsd_cb_recall; do
 	echo 1 2>/dev/null >"/sys/kernel/tracing/events/nfsd/$ev/enable"
@@ -91,7 +93,7 @@ done
 [ "$(svc_stat rdma_stat_recv)" -gt 0 ] || fail "rdma_stat_recv did not count"
 [ "$(svc_stat rdma_stat_read)" -gt 0 ] || fail "rdma_stat_read did not count (Read chunks)"
 [ "$(svc_stat rdma_stat_write)" -gt 0 ] || fail "rdma_stat_write did not count (Write/Reply chunks)"
-echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count decode_err) decode errors"
+echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count 'decode_[a-z]+_err') decode errors"
 [ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
 # The kernel's clients offer many responder resources: more than one
 # RDMA Read may be in flight (the CM reports them as our initiator
@@ -109,8 +111,8 @@ if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 		[ "$(cat "/sys/kernel/debug/rpcrdma/fail_server_$point/times")" = 0 ] ||
 			fail "the $point fault was never hit"
 	done
-	[ "$(trace_count read_error)" -gt 0 ] && [ "$(trace_count sendto_error)" -gt 0 ] ||
-		fail "no svcrdma_read_error/svcrdma_sendto_error event for the faults"
+	[ "$(trace_count read_error)" -gt 0 ] && [ "$(trace_count send_err)" -gt 0 ] ||
+		fail "no svcrdma_read_error/svcrdma_send_err event for the faults"
 fi
 if [ "${DELEG_RECALL:-0}" = 1 ]; then
 	# The recall (CB_RECALL) went to the client over our connection.
