@@ -65,6 +65,63 @@ survive_device_loss() {
 	umount /mnt
 }
 
+# The client's events, under the stock module's trace system and names
+# (rpcrdma:xprtrdma_*), recorded through the whole workload.
+CLIENT_EVENTS="xprtrdma_connect xprtrdma_disconnect xprtrdma_marshal
+	xprtrdma_reply xprtrdma_mr_reminv xprtrdma_inline_thresh"
+TRACE=/sys/kernel/tracing
+
+client_trace_start() {
+	local ev
+
+	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
+	echo 32768 >$TRACE/buffer_size_kb
+	for ev in $CLIENT_EVENTS; do
+		echo 1 >"$TRACE/events/rpcrdma/$ev/enable" ||
+			fail "no rpcrdma:$ev tracepoint"
+	done
+}
+
+# Count the lines of event $1 in the trace that match the regex $2.
+client_trace_count() {
+	grep -E " $1: .*$2" $TRACE/trace | wc -l
+}
+
+# Every kind of event the workload must have caused, with sane fields.
+client_trace_check() {
+	local kind kinds ev
+
+	cp $TRACE/trace /out/client-trace.txt
+	# Calls: inline, data item in a Read chunk, and (with NFSv4.2's
+	# xattr step) Long Call; replies: Write list and Reply chunk.
+	kinds=" inline/inline| read list/|/write list|/reply chunk"
+	case " ${NFS_VERSIONS:-4.2} " in
+	*" 4.2 "*) kinds="$kinds|\\*read list/" ;;
+	esac
+	while IFS= read -r kind; do
+		[ "$(client_trace_count xprtrdma_marshal "xid=0x[0-9a-f]{8} .*$kind")" -gt 0 ] ||
+			fail "no xprtrdma_marshal event of kind '$kind'"
+	done <<-EOF
+	$(echo "$kinds" | tr '|' '\n')
+	EOF
+	[ "$(client_trace_count xprtrdma_connect 'peer=\[192.0.2.1\]:20049 rc=0')" -gt 0 ] ||
+		fail "no successful xprtrdma_connect to 192.0.2.1:20049"
+	[ "$(client_trace_count xprtrdma_connect 'peer=\[2001:db8::1\]:20049 rc=0')" -gt 0 ] ||
+		fail "no successful xprtrdma_connect over IPv6"
+	[ "$(client_trace_count xprtrdma_disconnect 'peer=\[')" -gt 0 ] ||
+		fail "no xprtrdma_disconnect event"
+	[ "$(client_trace_count xprtrdma_reply 'xid=0x[0-9a-f]{8} credits=[1-9]')" -gt 0 ] ||
+		fail "no xprtrdma_reply event with a credit grant"
+	[ "$(client_trace_count xprtrdma_reply 'remotely-invalidated')" -gt 0 ] &&
+	[ "$(client_trace_count xprtrdma_mr_reminv 'xid=0x')" -gt 0 ] ||
+		fail "no reply came with Send With Invalidate (xprtrdma_mr_reminv)"
+	[ "$(client_trace_count xprtrdma_inline_thresh '')" -gt 0 ] ||
+		fail "no xprtrdma_inline_thresh event"
+	for ev in $CLIENT_EVENTS; do
+		echo "trace: $ev $(client_trace_count "$ev" '')"
+	done
+}
+
 test_begin
 rdma_link eth0
 if [ "${CLIENT_MODULE:-ours}" = stock ]; then
@@ -74,6 +131,7 @@ else
 	load_our_rpcrdma "$RPCRDMA_KO"
 	[ -e /proc/sys/sunrpc/rdma_max_inline_read ] ||
 		fail "our module did not register its client tunables"
+	client_trace_start
 	# The stock module's other tunables, with its ranges.
 	for t in rdma_inline_write_padding rdma_memreg_strategy rdma_pad_optimize; do
 		[ -w "/proc/sys/sunrpc/$t" ] || fail "no tunable $t"
@@ -467,6 +525,7 @@ rm -f /mnt/f.*
 write_files /mnt $SIZES
 umount /mnt
 cp /tmp/sums /out/client.sums
+[ "${CLIENT_MODULE:-ours}" = stock ] || client_trace_check
 signal_peer client-finished
 unload_rpcrdma
 test_end
