@@ -128,6 +128,31 @@ enum xrdma_chunktype {
 };
 
 /**
+ * struct xrdma_plan - how one RPC call and its reply travel
+ * @call: XRDMA_NOCH (inline), XRDMA_READCH (its data item in a Read
+ *	chunk) or XRDMA_AREADCH (the whole call in a position-zero Read
+ *	chunk, RDMA_NOMSG)
+ * @reply: XRDMA_NOCH (inline), XRDMA_WRITECH (its data item in a Write
+ *	chunk) or XRDMA_REPLYCH (the whole reply in a Reply chunk)
+ * @proc: RPCRDMA_MSG or RPCRDMA_NOMSG
+ * @csegs: Read segments the call registers
+ * @wsegs: Write segments the reply needs
+ * @rsegs: Reply chunk segments the reply needs
+ * @split: end of the call's first inline part
+ * @resume: start of its second inline part (which ends at the call's end)
+ */
+struct xrdma_plan {
+	enum xrdma_chunktype call;
+	enum xrdma_chunktype reply;
+	u32 proc;
+	unsigned int csegs;
+	unsigned int wsegs;
+	unsigned int rsegs;
+	unsigned int split;
+	unsigned int resume;
+};
+
+/**
  * struct xrdma_mr - one FRWR memory region
  * @node: entry in the endpoint's free list, or in a request
  * @all_node: entry in the endpoint's list of every MR
@@ -407,6 +432,8 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void xrdma_req_done(struct xrdma_req *req);
 int xrdma_post_recv(struct xrdma_rep *rep);
 #if IS_ENABLED(CONFIG_KUNIT)
+int xrdma_plan_rpc(const struct xrdma_ep *ep, const struct xdr_buf *snd,
+		   const struct xdr_buf *rcv, struct xrdma_plan *p);
 u32 xrdma_credit_window(u32 grant, bool bc_call, u32 window, u32 max);
 int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
 			const u8 *payload);

@@ -9,6 +9,7 @@
  * Reply: inline, Write chunk for DDP-eligible results (XDRBUF_READ), or
  *        a Reply chunk covering the whole receive buffer (Long Reply).
  */
+#include <kunit/visibility.h>
 #include <linux/highmem.h>
 
 #include "client.h"
@@ -137,18 +138,20 @@ int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp)
 	return ib_post_send(qp, xrdma_mrs_reg_chain(req, &req->send_wr), &bad);
 }
 
-static int xrdma_add_segs(struct rpcrdma_chunk_lists *cl, int kind,
-			  u32 position, const struct rpcrdma_segment *segs,
-			  int n)
+/* Add @n registered segments to the chunk of @type being built. */
+static int xrdma_add_segs(struct rpcrdma_chunk_lists *cl,
+			  enum xrdma_chunktype type, u32 position,
+			  const struct rpcrdma_segment *segs, int n)
 {
 	int i, rc = 0;
 
 	for (i = 0; i < n && !rc; i++) {
-		switch (kind) {
-		case 'r':
+		switch (type) {
+		case XRDMA_READCH:
+		case XRDMA_AREADCH:
 			rc = rpcrdma_add_read_segment(cl, position, &segs[i]);
 			break;
-		case 'w':
+		case XRDMA_WRITECH:
 			rc = rpcrdma_add_write_segment(cl, &segs[i]);
 			break;
 		default:
@@ -158,38 +161,194 @@ static int xrdma_add_segs(struct rpcrdma_chunk_lists *cl, int kind,
 	return rc;
 }
 
+/* Register @len bytes of @xdr from @offset as a chunk of @type. */
 static int xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
 				unsigned int offset, unsigned int len,
-				int kind, u32 position)
+				enum xrdma_chunktype type, u32 position)
 {
+	bool server_writes = type == XRDMA_WRITECH || type == XRDMA_REPLYCH;
 	struct rpcrdma_segment segs[XRDMA_MAX_MRS];
 	int n;
 
-	n = xrdma_register_xdr(req, xdr, offset, len, kind != 'r', segs,
+	n = xrdma_register_xdr(req, xdr, offset, len, server_writes, segs,
 			       ARRAY_SIZE(segs));
 	if (n < 0)
 		return n;
-	return xrdma_add_segs(&req->offered, kind, position, segs, n);
+	return xrdma_add_segs(&req->offered, type, position, segs, n);
 }
 
-/* How the call travels, in the terms of the trace. */
-static unsigned int xrdma_call_type(const struct xrdma_req *req, char call)
+/*
+ * How the reply comes back: inline if the whole receive buffer fits our
+ * inline receive size; else a Write chunk for a DDP-eligible data item
+ * (XDRBUF_READ) when the rest of the reply fits inline; else a Reply
+ * chunk for the whole reply.
+ */
+static void xrdma_plan_reply(const struct xrdma_ep *ep,
+			     const struct xdr_buf *rcv, struct xrdma_plan *p)
 {
-	if (call == 'r')
-		return XRDMA_READCH;
-	if (call == 'l')
-		return XRDMA_AREADCH;
+	unsigned int rest = rcv->head[0].iov_len + rcv->tail[0].iov_len;
+
+	p->reply = XRDMA_NOCH;
+	p->wsegs = 0;
+	p->rsegs = 0;
+	if (rpcrdma_fits_inline(ep->inline_recv, RPCRDMA_HDR_MIN_SIZE,
+				rcv->buflen))
+		return;
+	p->wsegs = xrdma_count_segs(ep, rcv, rcv->head[0].iov_len,
+				    rcv->page_len);
+	if ((rcv->flags & XDRBUF_READ) && rcv->page_len &&
+	    rpcrdma_fits_inline(ep->inline_recv,
+				rpcrdma_hdr_size(0, 1, p->wsegs, false, 0),
+				rest)) {
+		p->reply = XRDMA_WRITECH;
+		return;
+	}
+	p->reply = XRDMA_REPLYCH;
+	p->wsegs = 0;
+	p->rsegs = xrdma_count_segs(ep, rcv, 0, rcv->buflen);
+}
+
+/* Transport header size of @p with @csegs Read segments. */
+static size_t xrdma_plan_hdr_size(const struct xrdma_plan *p,
+				  unsigned int csegs)
+{
+	return rpcrdma_hdr_size(csegs, !!p->wsegs, p->wsegs,
+				p->reply == XRDMA_REPLYCH, p->rsegs);
+}
+
+/*
+ * How the call goes out: inline if it fits our inline send size with
+ * the header; else its DDP-eligible data item (XDRBUF_WRITE) in a Read
+ * chunk when the rest fits inline; else the whole call in a
+ * position-zero Read chunk (Long Call, RDMA_NOMSG).  The XDR pad of a
+ * data item in a Read chunk is left out of the inline part.
+ */
+static int xrdma_plan_call(const struct xrdma_ep *ep,
+			   const struct xdr_buf *snd, struct xrdma_plan *p)
+{
+	unsigned int pad = xdr_pad_size(snd->page_len);
+	unsigned int inl;
+
+	p->call = XRDMA_NOCH;
+	p->proc = RPCRDMA_MSG;
+	p->csegs = 0;
+	p->split = snd->len;
+	p->resume = snd->len;
+	if (rpcrdma_fits_inline(ep->inline_send, xrdma_plan_hdr_size(p, 0),
+				snd->len))
+		return 0;
+
+	p->split = snd->head[0].iov_len;
+	p->resume = p->split + snd->page_len +
+		    min_t(unsigned int, pad, snd->tail[0].iov_len);
+	inl = p->split + (snd->len - p->resume);
+	p->csegs = xrdma_count_segs(ep, snd, p->split, snd->page_len);
+	if ((snd->flags & XDRBUF_WRITE) && snd->page_len &&
+	    rpcrdma_fits_inline(ep->inline_send,
+				xrdma_plan_hdr_size(p, p->csegs), inl)) {
+		p->call = XRDMA_READCH;
+	} else {
+		p->call = XRDMA_AREADCH;
+		p->proc = RPCRDMA_NOMSG;
+		p->split = 0;
+		p->resume = snd->len;
+		p->csegs = xrdma_count_segs(ep, snd, 0, snd->len);
+	}
+	if (xrdma_plan_hdr_size(p, p->csegs) > ep->inline_send ||
+	    xrdma_plan_hdr_size(p, p->csegs) > XRDMA_HDR_BUF_SIZE)
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * xrdma_plan_rpc - decide how an RPC call and its reply travel
+ * @ep: the connection (its inline sizes and MR depth)
+ * @snd: the call
+ * @rcv: the buffer the reply goes to
+ * @p: filled in
+ *
+ * The reply is planned first: the Write list and Reply chunk it needs
+ * take room in the call's transport header.
+ *
+ * Return: 0, or -EMSGSIZE if the RPC needs more than one header or
+ * XRDMA_MAX_MRS registrations can describe.
+ */
+VISIBLE_IF_KUNIT int xrdma_plan_rpc(const struct xrdma_ep *ep,
+				    const struct xdr_buf *snd,
+				    const struct xdr_buf *rcv,
+				    struct xrdma_plan *p)
+{
+	int rc;
+
+	xrdma_plan_reply(ep, rcv, p);
+	rc = xrdma_plan_call(ep, snd, p);
+	if (rc)
+		return rc;
+	if (p->csegs + p->wsegs + p->rsegs > XRDMA_MAX_MRS)
+		return -EMSGSIZE;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_plan_rpc);
+
+/* Register the chunks of @p, in wire order: Read list, Write list, Reply. */
+static int xrdma_register_plan(struct xrdma_req *req,
+			       const struct xrdma_plan *p)
+{
+	struct xdr_buf *snd = &req->rqst.rq_snd_buf;
+	struct xdr_buf *rcv = &req->rqst.rq_rcv_buf;
+	int rc = 0;
+
+	if (p->call == XRDMA_READCH)
+		rc = xrdma_register_chunk(req, snd, p->split, snd->page_len,
+					  XRDMA_READCH, p->split);
+	else if (p->call == XRDMA_AREADCH)
+		rc = xrdma_register_chunk(req, snd, 0, snd->len,
+					  XRDMA_AREADCH, 0);
+	if (rc)
+		return rc;
+
+	if (p->reply == XRDMA_WRITECH) {
+		rc = rpcrdma_add_write_chunk(&req->offered);
+		if (!rc)
+			rc = xrdma_register_chunk(req, rcv,
+						  rcv->head[0].iov_len,
+						  rcv->page_len, XRDMA_WRITECH,
+						  0);
+	} else if (p->reply == XRDMA_REPLYCH) {
+		rc = rpcrdma_add_reply_chunk(&req->offered);
+		if (!rc)
+			rc = xrdma_register_chunk(req, rcv, 0, rcv->buflen,
+						  XRDMA_REPLYCH, 0);
+	}
+	return rc;
+}
+
+/* The mountstats counters for a call sent as @p. */
+static void xrdma_count_plan(struct xrdma_xprt *rx, const struct xdr_buf *snd,
+			     const struct xrdma_plan *p)
+{
+	if (p->call == XRDMA_READCH) {
+		atomic_long_inc(&rx->stats.read_chunk_count);
+		atomic64_add(snd->page_len, &rx->stats.total_rdma_request);
+	} else if (p->call == XRDMA_AREADCH) {
+		atomic_long_inc(&rx->stats.nomsg_call_count);
+		atomic64_add(snd->len, &rx->stats.total_rdma_request);
+	}
+	if (p->reply == XRDMA_WRITECH)
+		atomic_long_inc(&rx->stats.write_chunk_count);
+	else if (p->reply == XRDMA_REPLYCH)
+		atomic_long_inc(&rx->stats.reply_chunk_count);
+}
+
+/* How the call travelled, as the trace shows it: inline has three kinds. */
+static enum xrdma_chunktype xrdma_call_trace_type(const struct xrdma_req *req,
+						  const struct xrdma_plan *p)
+{
+	if (p->call != XRDMA_NOCH)
+		return p->call;
 	if (req->sges.pulled_up)
 		return XRDMA_NOCH_PULLUP;
 	return req->rqst.rq_snd_buf.page_len ? XRDMA_NOCH_MAPPED : XRDMA_NOCH;
-}
-
-/* How the reply is to come back, in the terms of the trace. */
-static unsigned int xrdma_reply_type(char reply)
-{
-	if (reply == 'w')
-		return XRDMA_WRITECH;
-	return reply == 'r' ? XRDMA_REPLYCH : XRDMA_NOCH;
 }
 
 /**
@@ -204,116 +363,33 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 {
 	struct xrdma_ep *ep = rx->ep;
 	struct rpc_rqst *rqst = &req->rqst;
-	struct xdr_buf *snd = &rqst->rq_snd_buf;
-	struct xdr_buf *rcv = &rqst->rq_rcv_buf;
-	unsigned int wsegs = 0, rsegs = 0, csegs = 0;
-	unsigned int split = snd->len, resume = snd->len;
-	u32 proc = RPCRDMA_MSG;
-	char call = 'i', reply = 'i';
-	size_t hdr;
+	struct xrdma_plan plan;
 	int rc;
 
 	rpcrdma_chunk_lists_init(&req->offered, req->chunks,
 				 ARRAY_SIZE(req->chunks), req->segs,
 				 ARRAY_SIZE(req->segs));
-
-	/* How will the reply come back? */
-	if (!rpcrdma_fits_inline(ep->inline_recv, RPCRDMA_HDR_MIN_SIZE,
-				 rcv->buflen)) {
-		wsegs = xrdma_count_segs(ep, rcv, rcv->head[0].iov_len,
-					 rcv->page_len);
-		if ((rcv->flags & XDRBUF_READ) && rcv->page_len &&
-		    rpcrdma_fits_inline(ep->inline_recv,
-					rpcrdma_hdr_size(0, 1, wsegs, false, 0),
-					rcv->head[0].iov_len +
-					rcv->tail[0].iov_len)) {
-			reply = 'w';
-		} else {
-			reply = 'r';
-			wsegs = 0;
-			rsegs = xrdma_count_segs(ep, rcv, 0, rcv->buflen);
-		}
-	}
-
-	/* How does the call go out? */
-	hdr = rpcrdma_hdr_size(0, !!wsegs, wsegs, reply == 'r', rsegs);
-	if (!rpcrdma_fits_inline(ep->inline_send, hdr, snd->len)) {
-		unsigned int pad = xdr_pad_size(snd->page_len);
-		unsigned int inl;
-
-		split = snd->head[0].iov_len;
-		resume = split + snd->page_len +
-			 min_t(unsigned int, pad, snd->tail[0].iov_len);
-		inl = split + (snd->len - resume);
-		csegs = xrdma_count_segs(ep, snd, split, snd->page_len);
-		if ((snd->flags & XDRBUF_WRITE) && snd->page_len &&
-		    rpcrdma_fits_inline(ep->inline_send,
-					rpcrdma_hdr_size(csegs, !!wsegs, wsegs,
-							 reply == 'r', rsegs),
-					inl)) {
-			call = 'r';
-		} else {
-			call = 'l';
-			split = 0;
-			resume = snd->len;
-			csegs = xrdma_count_segs(ep, snd, 0, snd->len);
-			proc = RPCRDMA_NOMSG;
-		}
-		hdr = rpcrdma_hdr_size(csegs, !!wsegs, wsegs, reply == 'r',
-				       rsegs);
-		if (hdr > ep->inline_send || hdr > XRDMA_HDR_BUF_SIZE)
-			return -EMSGSIZE;
-	}
-	if (csegs + wsegs + rsegs > XRDMA_MAX_MRS)
-		return -EMSGSIZE;
-
-	/* Register the chunks, in wire order. */
-	rc = 0;
-	if (call == 'r')
-		rc = xrdma_register_chunk(req, snd, split, snd->page_len,
-					  'r', split);
-	else if (call == 'l')
-		rc = xrdma_register_chunk(req, snd, 0, snd->len, 'r', 0);
-	if (!rc && reply == 'w') {
-		rc = rpcrdma_add_write_chunk(&req->offered);
-		if (!rc)
-			rc = xrdma_register_chunk(req, rcv,
-						  rcv->head[0].iov_len,
-						  rcv->page_len, 'w', 0);
-	} else if (!rc && reply == 'r') {
-		rc = rpcrdma_add_reply_chunk(&req->offered);
-		if (!rc)
-			rc = xrdma_register_chunk(req, rcv, 0, rcv->buflen,
-						  'e', 0);
-	}
+	rc = xrdma_plan_rpc(ep, &rqst->rq_snd_buf, &rqst->rq_rcv_buf, &plan);
+	if (rc)
+		goto out_fail;
+	rc = xrdma_register_plan(req, &plan);
+	if (rc)
+		goto out_release;
+	rc = xrdma_encode_header(req, ep->max_requests, plan.proc);
+	if (rc)
+		goto out_release;
+	rc = xrdma_build_send(req, &rqst->rq_snd_buf, plan.split, plan.resume);
 	if (rc)
 		goto out_release;
 
-	rc = xrdma_encode_header(req, ep->max_requests, proc);
-	if (rc)
-		goto out_release;
-
-	rc = xrdma_build_send(req, snd, split, resume);
-	if (rc)
-		goto out_release;
-
-	if (call == 'r') {
-		atomic_long_inc(&rx->stats.read_chunk_count);
-		atomic64_add(snd->page_len, &rx->stats.total_rdma_request);
-	} else if (call == 'l') {
-		atomic_long_inc(&rx->stats.nomsg_call_count);
-		atomic64_add(snd->len, &rx->stats.total_rdma_request);
-	}
-	if (reply == 'w')
-		atomic_long_inc(&rx->stats.write_chunk_count);
-	else if (reply == 'r')
-		atomic_long_inc(&rx->stats.reply_chunk_count);
-	trace_xprtrdma_marshal(req, xrdma_call_type(req, call),
-			       xrdma_reply_type(reply));
+	xrdma_count_plan(rx, &rqst->rq_snd_buf, &plan);
+	trace_xprtrdma_marshal(req, xrdma_call_trace_type(req, &plan),
+			       plan.reply);
 	return 0;
 
 out_release:
 	xrdma_mrs_release(req);
+out_fail:
 	atomic_long_inc(&rx->stats.failed_marshal_count);
 	trace_xprtrdma_marshal_failed(rqst, rc);
 	return rc == -ENOSPC || rc == -EINVAL ? -EMSGSIZE : rc;
