@@ -218,17 +218,15 @@ int xrdma_bc_setup(struct rpc_xprt *xprt, unsigned int min_reqs)
 size_t xrdma_bc_maxpayload(struct rpc_xprt *xprt)
 {
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
-	unsigned int send = rx->inline_write, recv = rx->inline_read;
-	struct xrdma_ep *ep;
+	unsigned int send, recv;
 
-	/* The endpoint may be replaced meanwhile: hold it still. */
-	down_read(&rx->ep_rwsem);
-	ep = rx->ep;
-	if (ep) {
-		send = ep->inline_send;
-		recv = ep->inline_recv;
-	}
-	up_read(&rx->ep_rwsem);
+	/*
+	 * Called under rcu_read_lock(), so no ep_rwsem: the sizes of the
+	 * last connection are kept in the transport itself, never behind
+	 * an endpoint pointer that a reconnect may free.
+	 */
+	send = READ_ONCE(rx->conn_inline_send) ?: rx->inline_write;
+	recv = READ_ONCE(rx->conn_inline_recv) ?: rx->inline_read;
 	return min3(send, recv, (unsigned int)PAGE_SIZE) -
 	       RPCRDMA_HDR_MIN_SIZE;
 }

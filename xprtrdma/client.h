@@ -347,6 +347,9 @@ struct xrdma_req {
  * @bc_count: backchannel requests in existence (under @free_lock)
  * @inline_read: our Receive size, from sysctl at setup
  * @inline_write: our Send size, from sysctl at setup
+ * @conn_inline_send: inline send size negotiated by the last connection
+ *	(0 before the first); read without locks
+ * @conn_inline_recv: inline receive size negotiated by the last connection
  * @stats: counters for mountstats
  * @credits: current credit grant
  * @reconnect: a connection was attempted before (back off next time)
@@ -366,6 +369,8 @@ struct xrdma_xprt {
 
 	unsigned int inline_read;
 	unsigned int inline_write;
+	unsigned int conn_inline_send;
+	unsigned int conn_inline_recv;
 	struct xrdma_stats stats;
 	unsigned int credits;
 	bool reconnect;

@@ -365,6 +365,8 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	down_write(&rx->ep_rwsem);
 	rx->ep = ep;
 	up_write(&rx->ep_rwsem);
+	WRITE_ONCE(rx->conn_inline_send, ep->inline_send);
+	WRITE_ONCE(rx->conn_inline_recv, ep->inline_recv);
 
 	xprt->max_payload = ep->mr_depth << PAGE_SHIFT;
 	spin_lock(&xprt->transport_lock);
