@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The hostile peer's cases: the Case record, the cases that run a whole
+exchange of their own (NFSv4 WRITEs in Read chunks, a credit flood), and
+the CASES table, in the order the cases run.  Each case's key names what
+it sends; --only selects cases by key.
+"""
+
+import dataclasses
+import time
+from typing import Callable
+
+from expect import (ERR_CHUNK_REPLY, ERR_VERS_REPLY, RPC_NULL_REPLY, Closed,
+                    Message, NoAnswer, ServerCloses, describe)
+from header import (RDMA_DONE, RDMA_MSGP, bogus_reply_chunk, compound_results,
+                    describe_message, huge_write_chunk, long_call_bogus_handle,
+                    nomsg_without_chunks, null_call, rdma_msg_with_read_chunks,
+                    read_list_discriminator_2, truncated_read_list,
+                    unknown_proc_flood, version_2, with_proc, xid_and_vers_only)
+from rpc import (ANONYMOUS_STATEID, NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE,
+                 OP_PUTROOTFH, OP_READ, OP_WRITE, ReadChunk, compound_args,
+                 op_lookups, op_write_chunk, rpc_compound_call)
+from xdr import words, xdr, xdr_hyper
+
+# ---------------------------------------------------------------------------
+# The cases, in the order they run, with the answers that pass (any one).
+# SHARED cases run on one long-lived connection (reopened if the server
+# closed it); OWN cases get a fresh connection, closed afterwards.  With
+# control_after, a NULL call must still be answered on the same
+# connection after the case.
+
+SHARED = 'shared'
+OWN = 'own'
+
+
+@dataclasses.dataclass
+class Case:
+    key: str
+    name: str
+    build: Callable
+    expect: tuple
+    connection: str = SHARED
+    control_after: bool = False
+    action: Callable = None     # runs the case itself: (runner, conn, xid)
+
+
+# Bytes per READ when the Read chunk cases read their file back.  The
+# replies must fit inline: pyverbs 44 does not deliver our connection
+# private data, so the server keeps RFC 8797's default 1024-byte inline
+# size for this peer.
+READ_PIECE = 512
+
+# How long a COMPOUND answered NFS4ERR_DELAY or NFS4ERR_GRACE is retried.
+NFS4_RETRY_SECONDS = 40
+
+
+def compound_call(runner, conn, xid, rpc_parts, label, long_call=False):
+    """Send one COMPOUND (RPC_PARTS as for rdma_msg_with_read_chunks), and
+    retry it while the server says NFS4ERR_DELAY or NFS4ERR_GRACE.
+    Returns (results, None) or (None, why it failed)."""
+    deadline = time.monotonic() + NFS4_RETRY_SECONDS
+    while True:
+        for stray in conn.drain():
+            runner.note('unasked message before this call: ' + describe_message(stray))
+        parts = [rpc_compound_call(xid) + rpc_parts[0]] + rpc_parts[1:]
+        for message in rdma_msg_with_read_chunks(xid, runner.args, parts,
+                                                 conn.readable(), long_call):
+            if not conn.send(message):
+                break
+        event = conn.next_event(runner.args.timeout)
+        runner.note('%s: %s' % (label, describe(event)))
+        if not isinstance(event, Message):
+            return None, 'expected a COMPOUND reply, got ' + describe(event, False)
+        try:
+            status, results = compound_results(event.data, xid)
+        except ValueError as err:
+            return None, str(err)
+        if status in (NFS4ERR_DELAY, NFS4ERR_GRACE) and time.monotonic() < deadline:
+            time.sleep(1)
+            xid += 1
+            continue
+        if status != NFS4_OK:
+            return None, 'COMPOUND status %d (op %d)' % (status, results[-1][0])
+        return results, None
+
+
+def read_back(runner, conn, xid, lookups, start, length):
+    """READ LENGTH bytes of the file from START, in pieces that fit
+    inline; returns (data, None) or (None, why)."""
+    data, eof = b'', 0
+    while not eof and len(data) < length:
+        offset = start + len(data)
+        read = lookups + [xdr(OP_READ) + ANONYMOUS_STATEID +
+                          xdr_hyper(offset) +
+                          xdr(min(READ_PIECE, length - len(data)))]
+        results, why = compound_call(runner, conn, xid + len(data),
+                                     [compound_args(read)],
+                                     'then READ at %d received' % offset)
+        if why:
+            return None, 'READ at %d: %s' % (offset, why)
+        eof, piece = results[-1][2]
+        if not piece and not eof:
+            return None, 'READ at %d returned nothing before the end' % offset
+        data += piece
+    return data, None
+
+
+def test_pattern(length, seed):
+    """LENGTH bytes that differ from any other (length, seed) pattern."""
+    return bytes((i * 7 + seed + (i >> 8)) & 0xff for i in range(length))
+
+
+def writes_in_read_chunks(long_call, start, seed):
+    """Case builder: an NFSv4.0 COMPOUND whose two WRITEs carry their
+    data in two Read chunks at two positions, writing the file from
+    START: the first chunk's length is not a multiple of four (so the
+    server must put the XDR pad back, RFC 8166 section 3.4.4.4) and the
+    second chunk has two segments.  With LONG_CALL the rest of the
+    COMPOUND comes in a position-zero Read chunk too.  Both WRITEs must
+    report their counts, and READs must return exactly those bytes."""
+    def run(runner, conn, xid):
+        first = ReadChunk(test_pattern(1301, seed))
+        second = ReadChunk(test_pattern(1500, seed + 1), segments=[1000, 500])
+        written = first.data + second.data
+        lookups = op_lookups(runner.args.chunk_file)
+        ops = (lookups + op_write_chunk(start, first) +
+               op_write_chunk(start + len(first.data), second) +
+               [xdr(OP_PUTROOTFH)])
+        parts = [xdr(0, 0, len(lookups) + 3)]   # tag, minor version, op count
+        for op in ops:
+            if isinstance(op, bytes) and isinstance(parts[-1], bytes):
+                parts[-1] += op
+            else:
+                parts.append(op)
+        results, why = compound_call(runner, conn, xid, parts,
+                                     'COMPOUND with Read chunks received',
+                                     long_call)
+        if why:
+            return why
+        counts = [r.u32() for op, _, r in results if op == OP_WRITE]
+        if counts != [len(first.data), len(second.data)]:
+            return 'WRITE counts %s, expected [1301, 1500]' % counts
+        runner.file_written(start, written)
+
+        data, why = read_back(runner, conn, xid + 0x100, lookups, start,
+                              len(written))
+        if why:
+            return 'after the WRITEs, ' + why
+        if data != written:
+            return ('READ returned %d bytes that differ from the %d written'
+                    % (len(data), len(written)))
+        return None
+    return run
+
+
+def credit_flood(runner, conn, xid):
+    """Ten times the server's credit grant of NULL calls without waiting
+    for a reply.  The server must not buffer without bound: it may answer
+    every call (nfsd kept up), or, once it holds two windows of calls,
+    let our Sends fail with RNR (it grants no RNR retry) or close the
+    connection.  What it may not do is go silent with calls unanswered
+    and the connection up: that is data loss a client cannot see."""
+    if not conn.send(null_call(xid, runner.args)[0]):
+        return 'the first NULL call could not be sent'
+    event = conn.next_event(runner.args.timeout)
+    why = RPC_NULL_REPLY.check(event, range(xid, xid + 1))
+    if why:
+        return 'the first NULL call: ' + why
+    grant = words(event.data)[2]
+    count = 10 * grant
+    runner.note('the server grants %d credits; sending %d NULL calls'
+                % (grant, count))
+    first = xid + 1
+    sent = 0
+    for i in range(count):
+        if not conn.send(null_call(first + i, runner.args)[0]):
+            break
+        sent += 1
+    answered = 0
+    while True:
+        event = conn.next_event(runner.args.quiet_time)
+        if isinstance(event, Message):
+            if RPC_NULL_REPLY.check(event, range(first, first + count)):
+                return 'an answer that is no NULL reply: ' + describe(event)
+            answered += 1
+            continue
+        break
+    runner.note('%d of %d sent, %d answered, then %s'
+                % (sent, count, answered, describe(event, False)))
+    if isinstance(event, Closed):
+        return None
+    if answered == count:
+        return None
+    return ('the server went silent with %d of %d calls unanswered and the '
+            'connection up' % (count - answered, count))
+
+
+CASES = [
+    Case('null',
+         'positive control: inline RDMA_MSG with an RPC NULL call',
+         null_call, (RPC_NULL_REPLY,)),
+    Case('version-2',
+         'transport header version 2',
+         version_2, (ERR_VERS_REPLY,)),
+    Case('msgp',
+         'procedure RDMA_MSGP (2)',
+         with_proc(RDMA_MSGP), (ERR_CHUNK_REPLY,)),
+    Case('done',
+         'procedure RDMA_DONE (3)',
+         with_proc(RDMA_DONE), (ERR_CHUNK_REPLY,)),
+    Case('proc-7',
+         'unknown procedure 7',
+         with_proc(7), (ERR_CHUNK_REPLY,)),
+    Case('truncated-read-list',
+         'Read list truncated after its "present" discriminator',
+         truncated_read_list, (ERR_CHUNK_REPLY,)),
+    Case('huge-write-chunk',
+         'Write chunk claiming 1,000,000 segments, 8 bytes follow',
+         huge_write_chunk, (ERR_CHUNK_REPLY,)),
+    Case('nomsg-no-chunks',
+         'RDMA_NOMSG with all three chunk lists empty',
+         nomsg_without_chunks, (ERR_CHUNK_REPLY,)),
+    Case('xid-vers-only',
+         '8-byte header (xid and vers only) is dropped silently',
+         xid_and_vers_only, (NoAnswer(),), control_after=True),
+    Case('read-discrim-2',
+         'Read list discriminator 2 (neither FALSE nor TRUE)',
+         read_list_discriminator_2, (ERR_CHUNK_REPLY,)),
+    Case('bogus-reply-chunk',
+         'small reply comes back inline despite a bogus Reply chunk',
+         bogus_reply_chunk, (RPC_NULL_REPLY,), control_after=True),
+    Case('null',
+         'positive control again on the same connection',
+         null_call, (RPC_NULL_REPLY,)),
+    Case('read-chunk-writes',
+         'NFSv4 COMPOUND whose two WRITEs come in two Read chunks '
+         '(one unaligned, one of two segments), then READ them back',
+         None, (), action=writes_in_read_chunks(False, 0, 1)),
+    Case('long-call-writes',
+         'the same as a Long Call: the COMPOUND in a position-zero '
+         'Read chunk, the two WRITEs in two more',
+         None, (), action=writes_in_read_chunks(True, 2801, 3)),
+    Case('malformed-flood',
+         'flood of malformed headers (procedure 7) gets the peer '
+         'disconnected',
+         unknown_proc_flood, (ServerCloses(tolerate=ERR_CHUNK_REPLY),), OWN),
+    Case('long-call-bad-handle',
+         'Long Call whose Read chunk handle was never registered',
+         long_call_bogus_handle, (ServerCloses(), ERR_CHUNK_REPLY), OWN),
+    Case('credit-flood',
+         'ten times the credit grant of NULL calls without waiting',
+         None, (), OWN, action=credit_flood),
+    Case('null',
+         'positive control on a fresh connection after the attacks',
+         null_call, (RPC_NULL_REPLY,), OWN),
+]
