@@ -319,7 +319,6 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	sx->ord = q->ord;
 	sx->sq_budget = q->sq_budget;
 	atomic_set(&sx->sq_avail, sx->sq_budget);
-	sx->recv_target = q->recv_posted;
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
 

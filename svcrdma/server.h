@@ -133,8 +133,6 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @rx_ready: completed Receives not yet handled by srdma_recvfrom()
  * @recv_free: Receive buffers not posted
  * @recv_count: Receive buffers allocated (posted, queued or in use)
- * @recv_target: Receives to keep posted: the credits and backchannel
- *	replies
  * @recv_limit: most Receive buffers this connection may allocate
  * @recv_deficit: Receives not reposted because @recv_limit was reached;
  *	buffers nfsd releases are posted first while it is not zero
@@ -185,7 +183,6 @@ struct srdma_xprt {
 	struct list_head rx_ready;
 	struct list_head recv_free;
 	unsigned int recv_count;
-	unsigned int recv_target;
 	unsigned int recv_limit;
 	unsigned int recv_deficit;
 
