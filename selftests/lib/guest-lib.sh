@@ -224,7 +224,12 @@ kmemleak_check() {
 # Rendezvous between two guests through the shared /out folder.
 # Print field N (1-based, after "rdma") of a mount's "xprt: rdma" line.
 xprt_field() {
-	mount_xprt_line "$1" | awk -v n="$2" \
+	rdma_field "$(mount_xprt_line "$1")" "$2"
+}
+
+# rdma_field LINE N: field N (1-based, after "rdma") of an "xprt: rdma" line.
+rdma_field() {
+	echo "$1" | awk -v n="$2" \
 		'{ for (i = 1; i <= NF; i++) if ($i == "rdma") { print $(i + n); exit } }'
 }
 
