@@ -4,7 +4,7 @@
 # NFSv3, v4.0, v4.1 and v4.2, inline-threshold sizes, Long Call, Long Reply,
 # fio verify, the server's NFS service restarted during a write, the RDMA
 # device removed under a mount and re-added, nconnect=8 and 16 under fio
-# verify, a server restart that renegotiates a smaller inline size, swap
+# verify, swap
 # on a file of the mount.
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -13,5 +13,5 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 	--timeout 600 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 \
-	--env DEVICE_REMOVAL=1 --env "NCONNECT=8 16" --env RENEGOTIATE=1 \
+	--env DEVICE_REMOVAL=1 --env "NCONNECT=8 16" \
 	--env SWAP=1 ${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
