@@ -163,7 +163,7 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 		return -EIO;
 
 	kref_get(&req->ref);
-	rc = xrdma_post_send(req, ep->qp);
+	rc = xrdma_post_send(req, ep->ib.qp);
 	if (rc) {
 		trace_xprtrdma_post_send_err(req, rc);
 		rpcrdma_send_sges_unmap(&req->sges);

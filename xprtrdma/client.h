@@ -30,6 +30,7 @@
 
 #include <rpcrdma/cid.h>
 #include <rpcrdma/send.h>
+#include <rpcrdma/verbs.h>
 #include <rpcrdma/wire.h>
 
 #include "xprtrdma.h"
@@ -191,22 +192,14 @@ struct xrdma_mr {
 
 /**
  * struct xrdma_rep - one posted Receive
- * @cqe: completion
+ * @rb: the buffer, @ep->rep_size bytes, and its Receive WR
  * @cid: completion ID, for the trace
  * @ep: owning endpoint
- * @wr: the Receive work request
- * @sge: its single SGE
- * @buf: receive buffer, @ep->rep_size bytes
- * @dma: DMA address of @buf
  */
 struct xrdma_rep {
-	struct ib_cqe cqe;
+	struct rpcrdma_recv_buf rb;
 	struct rpcrdma_cid cid;
 	struct xrdma_ep *ep;
-	struct ib_recv_wr wr;
-	struct ib_sge sge;
-	void *buf;
-	u64 dma;
 };
 
 /**
@@ -214,10 +207,7 @@ struct xrdma_rep {
  * @rx: the transport that owns this endpoint
  * @id: RDMA-CM identifier
  * @device: the device the route resolved to
- * @pd: protection domain for this connection only
- * @send_cq: completions of Send, FastReg and LocalInv
- * @recv_cq: completions of Receive
- * @qp: the queue pair (@id->qp)
+ * @ib: PD, CQs and QP of this connection only
  * @cm_done: signalled by the CM handler during connection setup
  * @cm_status: outcome of the last CM step (0 or -errno)
  * @connected: set on ESTABLISHED, cleared on any loss
@@ -239,10 +229,7 @@ struct xrdma_ep {
 	struct xrdma_xprt *rx;
 	struct rdma_cm_id *id;
 	struct ib_device *device;
-	struct ib_pd *pd;
-	struct ib_cq *send_cq;
-	struct ib_cq *recv_cq;
-	struct ib_qp *qp;
+	struct rpcrdma_ib ib;
 
 	struct completion cm_done;
 	int cm_status;

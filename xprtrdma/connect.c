@@ -98,9 +98,11 @@ static int xrdma_cm_wait(struct xrdma_ep *ep, int rc, unsigned long timeout)
 	return ep->cm_status;
 }
 
+/* Allocate, map and post the Receive buffers of a new connection. */
 static int xrdma_reps_create(struct xrdma_ep *ep)
 {
 	unsigned int i;
+	int rc;
 
 	ep->reps = kcalloc(ep->nr_reps, sizeof(*ep->reps), GFP_KERNEL);
 	if (!ep->reps)
@@ -108,45 +110,32 @@ static int xrdma_reps_create(struct xrdma_ep *ep)
 	for (i = 0; i < ep->nr_reps; i++) {
 		struct xrdma_rep *rep = &ep->reps[i];
 
-		rep->buf = kmalloc(ep->rep_size, GFP_KERNEL);
-		if (!rep->buf)
-			return -ENOMEM;
-		rep->dma = ib_dma_map_single(ep->device, rep->buf,
-					     ep->rep_size, DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(ep->device, rep->dma)) {
-			kfree(rep->buf);
-			rep->buf = NULL;
-			return -EIO;
-		}
+		rc = rpcrdma_recv_buf_init(&rep->rb, ep->device, ep->ib.pd,
+					   ep->rep_size, xrdma_recv_done,
+					   GFP_KERNEL);
+		if (rc)
+			return rc;
 		rep->ep = ep;
-		rep->cqe.done = xrdma_recv_done;
-		rpcrdma_cid_init(&rep->cid, ep->recv_cq, i);
-		rep->sge.addr = rep->dma;
-		rep->sge.length = ep->rep_size;
-		rep->sge.lkey = ep->pd->local_dma_lkey;
-		rep->wr.wr_cqe = &rep->cqe;
-		rep->wr.sg_list = &rep->sge;
-		rep->wr.num_sge = 1;
-		rep->wr.next = NULL;
+		rpcrdma_cid_init(&rep->cid, ep->ib.recv_cq, i);
+		rc = xrdma_post_recv(rep);
+		if (rc) {
+			trace_xprtrdma_post_recvs_err(&ep->rx->xprt, &rep->cid,
+						      rc);
+			return rc;
+		}
 	}
 	return 0;
 }
 
+/* Free the Receive buffers; the Receive Queue is drained. */
 static void xrdma_reps_destroy(struct xrdma_ep *ep)
 {
 	unsigned int i;
 
 	if (!ep->reps)
 		return;
-	for (i = 0; i < ep->nr_reps; i++) {
-		struct xrdma_rep *rep = &ep->reps[i];
-
-		if (!rep->buf)
-			continue;
-		ib_dma_unmap_single(ep->device, rep->dma, ep->rep_size,
-				    DMA_FROM_DEVICE);
-		kfree(rep->buf);
-	}
+	for (i = 0; i < ep->nr_reps; i++)
+		rpcrdma_recv_buf_release(&ep->reps[i].rb, ep->device);
 	kfree(ep->reps);
 	ep->reps = NULL;
 }
@@ -159,35 +148,6 @@ static void xrdma_reqs_release_mrs(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	for (i = 0; i < rx->nr_reqs; i++)
 		if (rx->reqs[i].mr_ep == ep)
 			xrdma_mrs_release(&rx->reqs[i]);
-}
-
-static void xrdma_ep_destroy(struct xrdma_xprt *rx, struct xrdma_ep *ep)
-{
-	if (ep->qp) {
-		/*
-		 * Flush everything; the handlers run for each flushed WR.
-		 * Receives first: their handler posts LocalInvs, which the
-		 * Send queue drain must then catch.  Everything else that
-		 * posts Sends is excluded by XPRT_LOCKED or by ep_rwsem.
-		 */
-		ib_drain_rq(ep->qp);
-		ib_drain_sq(ep->qp);
-	}
-	xrdma_reqs_release_mrs(rx, ep);
-	if (ep->pd)
-		xrdma_mr_pool_destroy(ep);
-	if (ep->qp)
-		rdma_destroy_qp(ep->id);
-	xrdma_reps_destroy(ep);
-	if (ep->send_cq)
-		ib_free_cq(ep->send_cq);
-	if (ep->recv_cq)
-		ib_free_cq(ep->recv_cq);
-	if (ep->pd)
-		ib_dealloc_pd(ep->pd);
-	if (ep->id)
-		rdma_destroy_id(ep->id);
-	kfree(ep);
 }
 
 /* Size the queues and pick the limits for @ep from its device. */
@@ -215,14 +175,11 @@ static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 	return 0;
 }
 
-static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+/* Make an RDMA-CM id for the server's address and resolve its route. */
+static int xrdma_ep_resolve(struct xrdma_ep *ep)
 {
-	struct rpc_xprt *xprt = &rx->xprt;
-	struct rdma_conn_param param = { };
-	struct ib_qp_init_attr qp_attr = { };
-	struct rpcrdma_client_queues q;
-	u8 pdata[RPCRDMA_CM_PDATA_SIZE];
-	unsigned int i;
+	struct rpc_xprt *xprt = &ep->rx->xprt;
+	unsigned long timeout = msecs_to_jiffies(XRDMA_RESOLVE_TIMEOUT_MS) + HZ;
 	struct rdma_cm_id *id;
 	int rc;
 
@@ -230,76 +187,83 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 			    IB_QPT_RC);
 	if (IS_ERR(id))
 		return PTR_ERR(id);
-	ep->id = id;
 
 	rc = rdma_resolve_addr(id, NULL, (struct sockaddr *)&xprt->addr,
 			       XRDMA_RESOLVE_TIMEOUT_MS);
-	rc = xrdma_cm_wait(ep, rc,
-			   msecs_to_jiffies(XRDMA_RESOLVE_TIMEOUT_MS) + HZ);
+	rc = xrdma_cm_wait(ep, rc, timeout);
 	if (rc)
-		return rc;
+		goto out_id;
 	reinit_completion(&ep->cm_done);
 	rc = rdma_resolve_route(id, XRDMA_RESOLVE_TIMEOUT_MS);
-	rc = xrdma_cm_wait(ep, rc,
-			   msecs_to_jiffies(XRDMA_RESOLVE_TIMEOUT_MS) + HZ);
+	rc = xrdma_cm_wait(ep, rc, timeout);
 	if (rc)
-		return rc;
+		goto out_id;
+	ep->id = id;
 	ep->device = id->device;
+	return 0;
+
+out_id:
+	rdma_destroy_id(id);
+	return rc;
+}
+
+/*
+ * Release what xrdma_ep_create_queues() made, once nothing can be posted
+ * any more: Receives are flushed first, because their handler posts
+ * LocalInvs, which the Send Queue drain must then catch.  Everything
+ * else that posts Sends is excluded by XPRT_LOCKED or by ep_rwsem.
+ */
+static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	ib_drain_rq(ep->ib.qp);
+	ib_drain_sq(ep->ib.qp);
+	xrdma_reqs_release_mrs(rx, ep);
+	xrdma_mr_pool_destroy(ep);
+	rpcrdma_ib_destroy(&ep->ib, ep->id);
+	xrdma_reps_destroy(ep);
+}
+
+/* PD, CQs and QP sized for the device, MRs, and the Receives posted. */
+static int xrdma_ep_create_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	struct rpcrdma_client_queues q;
+	struct rpcrdma_ib_attr attr;
+	int rc;
 
 	rc = xrdma_ep_size(rx, ep, &q);
 	if (rc)
 		return rc;
-	ep->pd = ib_alloc_pd(ep->device, 0);
-	if (IS_ERR(ep->pd)) {
-		rc = PTR_ERR(ep->pd);
-		ep->pd = NULL;
-		return rc;
-	}
-	ep->send_cq = ib_alloc_cq_any(ep->device, ep, q.send_cqe,
-				      IB_POLL_WORKQUEUE);
-	if (IS_ERR(ep->send_cq)) {
-		rc = PTR_ERR(ep->send_cq);
-		ep->send_cq = NULL;
-		return rc;
-	}
-	ep->recv_cq = ib_alloc_cq_any(ep->device, ep, q.recv_cqe,
-				      IB_POLL_WORKQUEUE);
-	if (IS_ERR(ep->recv_cq)) {
-		rc = PTR_ERR(ep->recv_cq);
-		ep->recv_cq = NULL;
-		return rc;
-	}
-
-	qp_attr.event_handler = xrdma_qp_event;
-	qp_attr.qp_context = ep;
-	qp_attr.send_cq = ep->send_cq;
-	qp_attr.recv_cq = ep->recv_cq;
-	qp_attr.cap.max_send_wr = q.send_wr;
-	qp_attr.cap.max_recv_wr = q.recv_wr;
-	qp_attr.cap.max_send_sge = ep->max_send_sge;
-	qp_attr.cap.max_recv_sge = 1;
-	qp_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	qp_attr.qp_type = IB_QPT_RC;
-	rc = rdma_create_qp(id, ep->pd, &qp_attr);
+	attr = (struct rpcrdma_ib_attr) {
+		.send_cqe	= q.send_cqe,
+		.recv_cqe	= q.recv_cqe,
+		.send_wr	= q.send_wr,
+		.recv_wr	= q.recv_wr,
+		.send_sge	= ep->max_send_sge,
+		.event_handler	= xrdma_qp_event,
+		.context	= ep,
+	};
+	rc = rpcrdma_ib_create(&ep->ib, ep->id, &attr);
 	if (rc)
 		return rc;
-	ep->qp = id->qp;
-
 	rc = xrdma_mr_pool_init(ep);
 	if (rc)
-		return rc;
+		goto out_queues;
 	rc = xrdma_reps_create(ep);
 	if (rc)
-		return rc;
-	for (i = 0; i < ep->nr_reps; i++) {
-		rc = ib_post_recv(ep->qp, &ep->reps[i].wr, NULL);
-		if (rc) {
-			trace_xprtrdma_post_recvs_err(xprt, &ep->reps[i].cid,
-						      rc);
-			return rc;
-		}
-		trace_xprtrdma_post_recv(&ep->reps[i].cid);
-	}
+		goto out_queues;
+	return 0;
+
+out_queues:
+	xrdma_ep_destroy_queues(rx, ep);
+	return rc;
+}
+
+/* Connect with our RFC 8797 private data; size inline from the reply. */
+static int xrdma_ep_handshake(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	struct rdma_conn_param param = { };
+	u8 pdata[RPCRDMA_CM_PDATA_SIZE];
+	int rc;
 
 	ep->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
 	ep->local_pdata.remote_inv = true;
@@ -318,7 +282,7 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	param.flow_control = 0;
 
 	reinit_completion(&ep->cm_done);
-	rc = rdma_connect(id, &param);
+	rc = rdma_connect(ep->id, &param);
 	rc = xrdma_cm_wait(ep, rc, XRDMA_CONNECT_TIMEOUT);
 	if (rc)
 		return rc;
@@ -328,6 +292,40 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	ep->inline_recv = rpcrdma_inline_threshold(ep->peer_pdata.send_size,
 						   ep->local_pdata.recv_size);
 	return 0;
+}
+
+/* Resolve, create the queues, connect.  Return: 0, or -errno and undone. */
+static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	int rc;
+
+	rc = xrdma_ep_resolve(ep);
+	if (rc)
+		return rc;
+	rc = xrdma_ep_create_queues(rx, ep);
+	if (rc)
+		goto out_id;
+	rc = xrdma_ep_handshake(rx, ep);
+	if (rc)
+		goto out_queues;
+	return 0;
+
+out_queues:
+	WRITE_ONCE(ep->connected, false);
+	rdma_disconnect(ep->id);
+	xrdma_ep_destroy_queues(rx, ep);
+out_id:
+	rdma_destroy_id(ep->id);
+	ep->id = NULL;
+	return rc;
+}
+
+/* Disconnected: release everything @ep holds, and @ep. */
+static void xrdma_ep_destroy(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	xrdma_ep_destroy_queues(rx, ep);
+	rdma_destroy_id(ep->id);
+	kfree(ep);
 }
 
 /**
@@ -354,11 +352,8 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 
 	rc = xrdma_ep_open(rx, ep);
 	if (rc) {
-		WRITE_ONCE(ep->connected, false);
-		if (ep->qp)
-			rdma_disconnect(ep->id);
 		trace_xprtrdma_connect(xprt, rc, ep->cm_status);
-		xrdma_ep_destroy(rx, ep);
+		kfree(ep);
 		return rc;
 	}
 

@@ -53,7 +53,7 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		goto out;
-	ibmr = ib_alloc_mr(ep->pd, IB_MR_TYPE_MEM_REG, ep->mr_depth);
+	ibmr = ib_alloc_mr(ep->ib.pd, IB_MR_TYPE_MEM_REG, ep->mr_depth);
 	if (IS_ERR(ibmr)) {
 		kfree(mr);
 		mr = NULL;
@@ -63,7 +63,7 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	mr->ep = ep;
 	mr->cqe.done = xrdma_mr_reg_done;
 	mr->li_cqe.done = xrdma_mr_inv_done;
-	rpcrdma_cid_init(&mr->cid, ep->send_cq, ibmr->res.id);
+	rpcrdma_cid_init(&mr->cid, ep->ib.send_cq, ibmr->res.id);
 	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
 	INIT_LIST_HEAD(&mr->node);
 	atomic_long_inc(&ep->rx->stats.mrs_allocated);
@@ -453,9 +453,9 @@ int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
 	last->send_flags = IB_SEND_SIGNALED;
 	req->inv_cqe.done = xrdma_inv_reply_done;
 	last->wr_cqe = &req->inv_cqe;
-	rc = ib_post_send(req->mr_ep->qp, first, &bad);
+	rc = ib_post_send(req->mr_ep->ib.qp, first, &bad);
 	if (rc) {
-		xrdma_qp_fence(req, req->mr_ep->qp, rc);
+		xrdma_qp_fence(req, req->mr_ep->ib.qp, rc);
 		xrdma_mrs_release(req);
 		xrdma_req_done(req);
 		return 0;
@@ -504,9 +504,9 @@ void xrdma_mrs_invalidate_sync(struct xrdma_req *req)
 	req->inv_cqe.done = xrdma_inv_sync_done;
 	last->wr_cqe = &req->inv_cqe;
 	reinit_completion(&req->inv_sync);
-	rc = ib_post_send(ep->qp, first, &bad);
+	rc = ib_post_send(ep->ib.qp, first, &bad);
 	if (rc) {
-		xrdma_qp_fence(req, ep->qp, rc);
+		xrdma_qp_fence(req, ep->ib.qp, rc);
 		goto release;
 	}
 	wait_for_completion(&req->inv_sync);

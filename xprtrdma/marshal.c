@@ -74,7 +74,7 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 	int rc;
 
 	rpcrdma_send_sges_init(&req->sges, ep->device,
-			       ep->pd->local_dma_lkey, ep->max_send_sge);
+			       ep->ib.pd->local_dma_lkey, ep->max_send_sge);
 	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_len,
 				     xdr, split, resume);
 	if (!rc)

@@ -30,12 +30,8 @@ static const struct rpcrdma_wire_limits xrdma_reply_limits = {
  */
 int xrdma_post_recv(struct xrdma_rep *rep)
 {
-	struct xrdma_ep *ep = rep->ep;
-
-	ib_dma_sync_single_for_device(ep->device, rep->dma, ep->rep_size,
-				      DMA_FROM_DEVICE);
 	trace_xprtrdma_post_recv(&rep->cid);
-	return ib_post_recv(ep->qp, &rep->wr, NULL);
+	return rpcrdma_recv_buf_post(&rep->rb, rep->ep->ib.qp);
 }
 
 /**
@@ -244,9 +240,9 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 
 	rpcrdma_hdr_init(&hdr, chunks, ARRAY_SIZE(chunks), segs,
 			 ARRAY_SIZE(segs));
-	xdr_buf_init(&buf, rep->buf, len);
+	xdr_buf_init(&buf, rep->rb.buf, len);
 	buf.len = len;
-	xdr_init_decode(&xdr, &buf, rep->buf, NULL);
+	xdr_init_decode(&xdr, &buf, rep->rb.buf, NULL);
 	werr = rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_REPLY, &xrdma_reply_limits,
 				  &hdr);
 	if (!hdr.fixed_valid || werr == RPCRDMA_WIRE_ERR_VERSION) {
@@ -258,7 +254,7 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		atomic_long_inc(&rx->stats.bad_reply_count);
 		return;
 	}
-	payload = rep->buf + hdr.hdr_len;
+	payload = rep->rb.buf + hdr.hdr_len;
 	if (werr == RPCRDMA_WIRE_OK && xrdma_is_call(&hdr, payload)) {
 		/* Its credit field is about the backchannel (RFC 8167). */
 		xrdma_bc_receive_call(rx, &hdr, payload);
@@ -312,7 +308,7 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xrdma_rep *rep = container_of(wc->wr_cqe, struct xrdma_rep,
-					     cqe);
+					     rb.cqe);
 	struct xrdma_ep *ep = rep->ep;
 	u32 rkey;
 	int rc;
@@ -328,8 +324,7 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 
-	ib_dma_sync_single_for_cpu(ep->device, rep->dma, wc->byte_len,
-				   DMA_FROM_DEVICE);
+	rpcrdma_recv_buf_sync(&rep->rb, ep->device, wc->byte_len);
 	rkey = wc->ex.invalidate_rkey;
 	xrdma_handle_reply(ep, rep, wc->byte_len,
 			   (wc->wc_flags & IB_WC_WITH_INVALIDATE) ? &rkey : NULL);

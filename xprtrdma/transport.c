@@ -226,7 +226,7 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	kref_get(&req->ref);
 
 	rqst->rq_xtime = ktime_get();
-	rc = xrdma_post_send(req, rx->ep->qp);
+	rc = xrdma_post_send(req, rx->ep->ib.qp);
 	if (rc) {
 		trace_xprtrdma_post_send_err(req, rc);
 		rpcrdma_send_sges_unmap(&req->sges);
