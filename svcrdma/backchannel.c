@@ -189,7 +189,7 @@ static struct rpc_xprt *srdma_bc_setup(struct xprt_create *args)
  */
 bool srdma_bc_is_reply(struct srdma_recv *rc)
 {
-	const __be32 *p = rc->buf + rc->hdr.hdr_len;
+	const __be32 *p = rc->rb.buf + rc->hdr.hdr_len;
 
 	return rc->hdr.proc == RPCRDMA_MSG &&
 	       rc->hdr.inline_len >= 2 * XDR_UNIT && p[1] == rpc_reply;
@@ -203,7 +203,7 @@ bool srdma_bc_is_reply(struct srdma_recv *rc)
 void srdma_bc_receive_reply(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	struct rpc_xprt *xprt = sx->xprt.xpt_bc_xprt;
-	const void *msg = rc->buf + rc->hdr.hdr_len;
+	const void *msg = rc->rb.buf + rc->hdr.hdr_len;
 	unsigned int len = rc->hdr.inline_len;
 	struct rpc_rqst *req;
 	struct kvec *dst;

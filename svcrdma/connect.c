@@ -16,6 +16,7 @@
 #include <rdma/ib_cm.h>
 
 #include <rpcrdma/queues.h>
+#include <rpcrdma/verbs.h>
 
 #include "server.h"
 #include "trace.h"
@@ -337,66 +338,40 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 static int srdma_create_qp(struct srdma_xprt *sx,
 			   const struct rpcrdma_server_queues *q)
 {
-	struct ib_qp_init_attr attr = {};
+	const struct rpcrdma_ib_attr attr = {
+		.send_cqe	= q->send_cqe,
+		.recv_cqe	= q->recv_cqe,
+		.send_wr	= q->send_wr,
+		.recv_wr	= q->recv_wr,
+		.send_sge	= sx->max_send_sge,
+		.rw_ctxs	= q->rw_ctxs,
+		.port_num	= sx->port_num,
+		.event_handler	= srdma_qp_event,
+		.context	= sx,
+	};
 	int rc;
 
-	sx->pd = ib_alloc_pd(sx->device, 0);
-	if (IS_ERR(sx->pd))
-		return PTR_ERR(sx->pd);
-	sx->sq_cq = ib_alloc_cq_any(sx->device, sx, q->send_cqe,
-				    IB_POLL_WORKQUEUE);
-	if (IS_ERR(sx->sq_cq))
-		return PTR_ERR(sx->sq_cq);
-	sx->rq_cq = ib_alloc_cq_any(sx->device, sx, q->recv_cqe,
-				    IB_POLL_WORKQUEUE);
-	if (IS_ERR(sx->rq_cq))
-		return PTR_ERR(sx->rq_cq);
-
-	attr.event_handler = srdma_qp_event;
-	attr.qp_context = sx;
-	attr.send_cq = sx->sq_cq;
-	attr.recv_cq = sx->rq_cq;
-	/* rdma_rw adds its own entries for @rw_ctxs to max_send_wr. */
-	attr.cap.max_send_wr = q->send_wr;
-	attr.cap.max_recv_wr = q->recv_wr;
-	attr.cap.max_send_sge = sx->max_send_sge;
-	attr.cap.max_recv_sge = 1;
-	attr.cap.max_rdma_ctxs = q->rw_ctxs;
-	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.qp_type = IB_QPT_RC;
-	attr.port_num = sx->port_num;
-	rc = rdma_create_qp(sx->cm_id, sx->pd, &attr);
+	rc = rpcrdma_ib_create(&sx->ib, sx->cm_id, &attr);
 	if (rc)
 		return rc;
-	sx->qp = sx->cm_id->qp;
 	trace_svcrdma_queues(sx, q);
 	return srdma_recv_post_initial(sx, q->recv_posted);
 }
 
-/* Release what srdma_create_qp() made; the QP must be drained. */
+/* Release what srdma_create_qp() made, after draining the QP. */
 static void srdma_destroy_resources(struct srdma_xprt *sx)
 {
-	if (sx->qp) {
+	if (sx->ib.qp) {
 		spin_lock(&sx->rx_lock);
 		sx->rq_closed = true;
 		spin_unlock(&sx->rx_lock);
-		ib_drain_qp(sx->qp);
+		ib_drain_qp(sx->ib.qp);
 		srdma_rw_destroy_list(sx, &sx->rw_orphans);
 		srdma_send_release_orphans(sx);
-		rdma_destroy_qp(sx->cm_id);
-		sx->qp = NULL;
 	}
 	srdma_recv_destroy_all(sx);
 	srdma_send_destroy_all(sx);
-	if (!IS_ERR_OR_NULL(sx->rq_cq))
-		ib_free_cq(sx->rq_cq);
-	if (!IS_ERR_OR_NULL(sx->sq_cq))
-		ib_free_cq(sx->sq_cq);
-	if (!IS_ERR_OR_NULL(sx->pd))
-		ib_dealloc_pd(sx->pd);
-	sx->rq_cq = NULL;
-	sx->sq_cq = NULL;
-	sx->pd = NULL;
+	rpcrdma_ib_destroy(&sx->ib, sx->cm_id);
 }
 
 /* Refuse a connection request from outside the CM handler. */

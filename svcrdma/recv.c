@@ -28,47 +28,29 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
 static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
-	ib_dma_unmap_single(sx->device, rc->sge.addr, rc->sge.length,
-			    DMA_FROM_DEVICE);
-	kfree(rc->buf);
+	rpcrdma_recv_buf_release(&rc->rb, sx->device);
 	kfree(rc);
 }
 
 static struct srdma_recv *srdma_recv_alloc(struct srdma_xprt *sx)
 {
 	struct srdma_recv *rc;
-	u64 addr;
 
 	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
 	if (!rc)
 		return NULL;
-	rc->buf = kmalloc(sx->recv_size, GFP_KERNEL);
-	if (!rc->buf)
-		goto out_free;
-	addr = ib_dma_map_single(sx->device, rc->buf, sx->recv_size,
-				 DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(sx->device, addr))
-		goto out_buf;
+	if (rpcrdma_recv_buf_init(&rc->rb, sx->device, sx->ib.pd,
+				  sx->recv_size, srdma_recv_done, GFP_KERNEL)) {
+		kfree(rc);
+		return NULL;
+	}
 	rc->sx = sx;
-	rpcrdma_cid_init(&rc->cid, sx->rq_cq,
+	rpcrdma_cid_init(&rc->cid, sx->ib.recv_cq,
 			 atomic_inc_return(&sx->next_cid));
-	rc->sge.addr = addr;
-	rc->sge.length = sx->recv_size;
-	rc->sge.lkey = sx->pd->local_dma_lkey;
-	rc->cqe.done = srdma_recv_done;
-	rc->wr.wr_cqe = &rc->cqe;
-	rc->wr.sg_list = &rc->sge;
-	rc->wr.num_sge = 1;
 	spin_lock(&sx->rx_lock);
 	sx->recv_count++;
 	spin_unlock(&sx->rx_lock);
 	return rc;
-
-out_buf:
-	kfree(rc->buf);
-out_free:
-	kfree(rc);
-	return NULL;
 }
 
 /*
@@ -105,12 +87,10 @@ static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	int rc_post = -ENOTCONN;
 
-	ib_dma_sync_single_for_device(sx->device, rc->sge.addr,
-				      rc->sge.length, DMA_FROM_DEVICE);
 	spin_lock(&sx->rx_lock);
-	if (sx->qp && !sx->rq_closed) {
+	if (sx->ib.qp && !sx->rq_closed) {
 		trace_svcrdma_post_recv(&rc->cid);
-		rc_post = ib_post_recv(sx->qp, &rc->wr, NULL);
+		rc_post = rpcrdma_recv_buf_post(&rc->rb, sx->ib.qp);
 		if (rc_post)
 			trace_svcrdma_rq_post_err(sx, rc_post);
 	}
@@ -184,7 +164,7 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srdma_recv *rc = container_of(wc->wr_cqe, struct srdma_recv,
-					     cqe);
+					     rb.cqe);
 	struct srdma_xprt *sx = rc->sx;
 	struct srdma_recv *fresh;
 
@@ -200,8 +180,7 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	trace_svcrdma_wc_recv(wc, &rc->cid);
 	rc->byte_len = wc->byte_len;
-	ib_dma_sync_single_for_cpu(sx->device, rc->sge.addr, rc->byte_len,
-				   DMA_FROM_DEVICE);
+	rpcrdma_recv_buf_sync(&rc->rb, sx->device, rc->byte_len);
 
 	/*
 	 * Replace it now, so every credit granted stays backed.  Without
@@ -276,9 +255,9 @@ static enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc)
 	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
 			 rc->segs, ARRAY_SIZE(rc->segs));
 	rc->nr_payloads = 0;
-	xdr_buf_init(&buf, rc->buf, rc->byte_len);
+	xdr_buf_init(&buf, rc->rb.buf, rc->byte_len);
 	buf.len = rc->byte_len;
-	xdr_init_decode(&xdr, &buf, rc->buf, NULL);
+	xdr_init_decode(&xdr, &buf, rc->rb.buf, NULL);
 	return rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_CALL, &srdma_call_limits,
 				  &rc->hdr);
 }
@@ -288,7 +267,7 @@ static void srdma_arg_inline(struct svc_rqst *rqstp, struct srdma_recv *rc)
 {
 	struct xdr_buf *arg = &rqstp->rq_arg;
 
-	arg->head[0].iov_base = rc->buf + rc->hdr.hdr_len;
+	arg->head[0].iov_base = rc->rb.buf + rc->hdr.hdr_len;
 	arg->head[0].iov_len = rc->hdr.inline_len;
 	arg->tail[0].iov_base = NULL;
 	arg->tail[0].iov_len = 0;
@@ -397,7 +376,7 @@ static int srdma_read_post_wait(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	int err;
 
 	rd.cqe.done = srdma_read_done;
-	rpcrdma_cid_init(&rd.cid, sx->sq_cq, atomic_inc_return(&sx->next_cid));
+	rpcrdma_cid_init(&rd.cid, sx->ib.send_cq, atomic_inc_return(&sx->next_cid));
 	init_completion(&rd.done);
 	first = srdma_rw_chain(sx, rws, &rd.cqe, NULL, &nr_wrs);
 	err = srdma_sq_reserve(sx, nr_wrs, &rd.cid);
@@ -412,7 +391,7 @@ static int srdma_read_post_wait(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 		rd.posted = ktime_get();
 	}
 	trace_svcrdma_post_read_chunk(&rd.cid, nr_wrs);
-	err = ib_post_send(sx->qp, first, &bad);
+	err = ib_post_send(sx->ib.qp, first, &bad);
 	if (err) {
 		trace_svcrdma_sq_post_err(sx, &rd.cid, err);
 		/* The signaled last Read was not posted: nothing to wait for. */
@@ -443,7 +422,7 @@ static int srdma_arg_data_item(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 			       struct srdma_recv *rc, struct list_head *rws)
 {
 	const struct rpcrdma_chunk *c = &rc->hdr.lists.read[0];
-	void *inl = rc->buf + rc->hdr.hdr_len;
+	void *inl = rc->rb.buf + rc->hdr.hdr_len;
 	unsigned int inline_len = rc->hdr.inline_len;
 	struct xdr_buf *arg = &rqstp->rq_arg;
 	struct xdr_buf dst = {};
@@ -520,7 +499,7 @@ static int srdma_arg_assemble(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
 	const struct rpcrdma_chunk *call = NULL;
-	const void *inl = rc->buf + rc->hdr.hdr_len;
+	const void *inl = rc->rb.buf + rc->hdr.hdr_len;
 	unsigned int reduced_len = rc->hdr.inline_len;
 	struct xdr_buf *arg = &rqstp->rq_arg;
 	unsigned int i, first = 0, pos = 0, used = 0, npages;

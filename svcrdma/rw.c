@@ -94,7 +94,7 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 	}
 	rw->nents = nents;
 	rw->dir = dir;
-	rc = rdma_rw_ctx_init(&rw->ctx, sx->qp, sx->port_num, rw->sgt.sgl,
+	rc = rdma_rw_ctx_init(&rw->ctx, sx->ib.qp, sx->port_num, rw->sgt.sgl,
 			      nents, 0, seg->offset, seg->handle, dir);
 	if (rc < 0)
 		goto out_table;
@@ -118,7 +118,7 @@ static void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
 	struct scatterlist *sg;
 	unsigned int i;
 
-	rdma_rw_ctx_destroy(&rw->ctx, sx->qp, sx->port_num, rw->sgt.sgl,
+	rdma_rw_ctx_destroy(&rw->ctx, sx->ib.qp, sx->port_num, rw->sgt.sgl,
 			    rw->nents, rw->dir);
 	if (rw->holds_pages)
 		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
@@ -231,7 +231,7 @@ struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 	struct srdma_rw *rw;
 
 	list_for_each_entry_reverse(rw, rws, node) {
-		first = rdma_rw_ctx_wrs(&rw->ctx, sx->qp, sx->port_num, cqe,
+		first = rdma_rw_ctx_wrs(&rw->ctx, sx->ib.qp, sx->port_num, cqe,
 					first);
 		cqe = NULL;
 		*nr_wrs += rw->nr_wrs;

@@ -47,7 +47,7 @@ static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 	sc->sx = sx;
 	INIT_LIST_HEAD(&sc->rws);
 	sc->cqe.done = srdma_send_done;
-	rpcrdma_cid_init(&sc->cid, sx->sq_cq,
+	rpcrdma_cid_init(&sc->cid, sx->ib.send_cq,
 			 atomic_inc_return(&sx->next_cid));
 	return sc;
 }
@@ -74,7 +74,7 @@ struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
 		return NULL;
 	sc->nr_wrs = 0;
 	sc->nr_pages = 0;
-	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->pd->local_dma_lkey,
+	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->ib.pd->local_dma_lkey,
 			       sx->max_send_sge);
 	return sc;
 }
@@ -180,7 +180,7 @@ int srdma_send_post(struct srdma_send *sc)
 		goto out_put;
 	}
 	trace_svcrdma_post_send(sc);
-	err = ib_post_send(sx->qp, first, &bad);
+	err = ib_post_send(sx->ib.qp, first, &bad);
 	if (err) {
 		trace_svcrdma_sq_post_err(sx, &sc->cid, err);
 		srdma_close(sx, "post send failed");

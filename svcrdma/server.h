@@ -25,6 +25,7 @@
 
 #include <rpcrdma/cid.h>
 #include <rpcrdma/send.h>
+#include <rpcrdma/verbs.h>
 #include <rpcrdma/wire.h>
 
 #include "svcrdma.h"
@@ -111,10 +112,7 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  *	change (bonding failover) took the old one off its device
  * @device: the RDMA device of the connection
  * @port_num: the port the connection uses
- * @pd: protection domain
- * @sq_cq: Send completion queue
- * @rq_cq: Receive completion queue
- * @qp: the queue pair
+ * @ib: PD, CQs and QP of the connection
  * @peer_pdata: RFC 8797 private data from the client (or the defaults)
  * @local_pdata: private data we answered with
  * @remote_inv: the client accepts Send With Invalidate
@@ -160,10 +158,7 @@ struct srdma_xprt {
 
 	struct ib_device *device;
 	u32 port_num;
-	struct ib_pd *pd;
-	struct ib_cq *sq_cq;
-	struct ib_cq *rq_cq;
-	struct ib_qp *qp;
+	struct rpcrdma_ib ib;
 
 	struct rpcrdma_cm_pdata peer_pdata;
 	struct rpcrdma_cm_pdata local_pdata;
@@ -215,11 +210,9 @@ struct srdma_payload {
  * struct srdma_recv - one Receive buffer and the Call it carries
  * @node: entry in rx_ready or recv_free
  * @sx: owning connection
- * @wr: the Receive work request
- * @cqe: its completion
+ * @rb: the buffer (@sx->recv_size bytes, DMA mapped while it exists)
+ *	and its Receive WR
  * @cid: its completion ID, for the trace
- * @sge: its single SGE
- * @buf: the buffer (@sx->recv_size bytes, DMA mapped while it exists)
  * @byte_len: bytes received
  * @hdr: the decoded transport header
  * @chunks: storage for @hdr
@@ -230,11 +223,8 @@ struct srdma_payload {
 struct srdma_recv {
 	struct list_head node;
 	struct srdma_xprt *sx;
-	struct ib_recv_wr wr;
-	struct ib_cqe cqe;
+	struct rpcrdma_recv_buf rb;
 	struct rpcrdma_cid cid;
-	struct ib_sge sge;
-	void *buf;
 	unsigned int byte_len;
 
 	struct rpcrdma_hdr hdr;

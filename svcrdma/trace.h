@@ -135,8 +135,8 @@ TRACE_EVENT(svcrdma_accept,
 	),
 	TP_fast_assign(
 		__assign_str(peer);
-		__entry->sq_id = sx->sq_cq->res.id;
-		__entry->rq_id = sx->rq_cq->res.id;
+		__entry->sq_id = sx->ib.send_cq->res.id;
+		__entry->rq_id = sx->ib.recv_cq->res.id;
 		__entry->credits = sx->max_requests;
 		__entry->inline_send = sx->inline_send;
 		__entry->recv_size = sx->recv_size;
