@@ -10,6 +10,7 @@
 
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/crash.sh"
 
 outroot=${SELFTESTS_OUT:-$RPCRDMA_TOP/build/selftests}
 if [ $# -gt 0 ]; then
@@ -21,27 +22,9 @@ else
 	tests=("$RPCRDMA_TOP"/selftests/tests/*.sh)
 fi
 
-# Did a guest of the test in $1 hit soft-RoCE's own memory corruption?  The
-# first kernel report (a panic, or a warning the guest survived) must name
-# the rxe work queue and an rxe function or the network receive path;
-# anything else is a failure of ours.
-rxe_crash() {
-	local c report
-
-	for c in "$1"/*/console.log "$1"/*/dmesg; do
-		[ -e "$c" ] || continue
-		report=$(awk '/BUG:|Oops:|WARNING:|general protection|double fault/ { f = 1 }
-			f { print } /---\[ end trace/ { if (f) exit }' "$c")
-		echo "$report" | grep -q "Workqueue: rxe_wq" || continue
-		echo "$report" | grep -Eq 'rxe_|__alloc_skb|build_skb|net_rx_action|napi' &&
-			return 0
-	done
-	return 1
-}
-
 echo "TAP version 13"
 echo "1..${#tests[@]}"
-n=0 passed=0 failed=0 skipped=0
+n=0 passed=0 failed=0 skipped=0 retried=0
 for t in "${tests[@]}"; do
 	n=$((n + 1))
 	name=$(basename "$t" .sh)
@@ -66,7 +49,9 @@ for t in "${tests[@]}"; do
 			rm -rf "$out.crash1"
 			mv "$out" "$out.crash1"
 			mkdir -p "$out"
+			retried=$((retried + 1))
 			echo "# $name: a guest died inside rdma_rxe; retrying once (first attempt: $out.crash1)"
+			sed -n '2,12s/^/#   /p' "$out.crash1/crash-report.txt"
 			"$t" "$out" >"$out/output" 2>&1
 			rc=$?
 			note=" (retried after an rdma_rxe crash, see $out.crash1)"
@@ -95,5 +80,6 @@ for t in "${tests[@]}"; do
 	esac
 done
 echo "# totals: pass:$passed fail:$failed skip:$skipped"
+echo "selftests: $retried retried after an rdma_rxe crash"
 echo "selftests: $passed passed, $failed failed"
 [ "$failed" = 0 ]

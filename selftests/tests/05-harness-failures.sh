@@ -1,8 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The harness reports a guest whose kernel crashes and a guest that hangs,
-# with a clear message and a failing status, instead of waiting for them.
+# with a clear message and a failing status, instead of waiting for them;
+# and it tells a soft-RoCE crash (retried once) from any other, keeping the
+# first report.
 . "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/../lib/crash.sh"
+
+# Synthetic guest logs: the first report decides, and only an rxe_wq
+# report inside rxe or the receive path counts as soft-RoCE's.
+fake_log() {
+	mkdir -p "$1/guest"
+	printf '%s\n' "[    1.0] booting" "$2" "$3" "$4" \
+		"[    1.5] ---[ end trace 0000000000000000 ]---" \
+		"[    2.0] BUG: KASAN: use-after-free in srdma_recvfrom" \
+		>"$1/guest/console.log"
+}
+fake_log "$1/rxe" "[    1.1] traps: PANIC: double fault, error_code: 0x0" \
+	"[    1.2] Workqueue: rxe_wq do_work [rdma_rxe]" \
+	"[    1.3]  rxe_requester+0x1a/0x400 [rdma_rxe]"
+rxe_crash "$1/rxe" || die "an rxe_wq double fault in rxe_requester was not recognised"
+grep -q 'rxe_requester' "$1/rxe/crash-report.txt" ||
+	die "the first report was not kept"
+! grep -q 'srdma_recvfrom' "$1/rxe/crash-report.txt" ||
+	die "the kept report runs past its end of trace"
+fake_log "$1/ours" "[    1.1] BUG: KASAN: slab-out-of-bounds in srdma_arg_fill" \
+	"[    1.2] Workqueue: rxe_wq do_work [rdma_rxe]" \
+	"[    1.3]  srdma_arg_fill+0x1a/0x400 [rpcrdma]"
+! rxe_crash "$1/ours" || die "a report in our module was taken for rxe's"
+fake_log "$1/other" "[    1.1] WARNING: CPU: 0 at net/core/skbuff.c" \
+	"[    1.2] Workqueue: events_unbound" "[    1.3]  __alloc_skb+0x1a/0x400"
+! rxe_crash "$1/other" || die "a report outside rxe_wq was taken for rxe's"
+echo "rdma_rxe crashes told apart from ours; first report kept"
 
 vm="$RPCRDMA_TOP/selftests/lib/vm.sh"
 
