@@ -210,7 +210,7 @@ void srdma_bc_receive_reply(struct srdma_xprt *sx, struct srdma_recv *rc)
 	u32 credits;
 
 	if (!xprt) {
-		srdma_peer_error(sx, rc, 0, RPCRDMA_WIRE_ERR_BAD_PROC);
+		srdma_peer_error(sx, rc, false, RPCRDMA_WIRE_ERR_BAD_PROC);
 		return;
 	}
 	trace_svcrdma_bc_reply(sx, *(const __be32 *)msg, len);

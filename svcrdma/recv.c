@@ -225,20 +225,22 @@ static void srdma_trace_bad_call(const struct srdma_recv *rc,
 /**
  * srdma_peer_error - account for a malformed message from the client
  * @sx: the connection
- * @rc: the Receive that carried the message, for the trace
- * @xid: XID of the message, to answer with RDMA_ERROR; 0 for no answer
+ * @rc: the Receive that carried the message, for the trace and its XID
+ * @answer: answer with RDMA_ERROR (the fixed header was received and
+ *	the message is not itself an RDMA_ERROR)
  * @err: what was wrong with it
  *
+ * Zero is an XID like any other: whether to answer is @answer's to say.
  * A client that keeps sending malformed messages is disconnected.
  */
 void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
-		      __be32 xid, enum rpcrdma_wire_err err)
+		      bool answer, enum rpcrdma_wire_err err)
 {
 	u32 rdma_err = rpcrdma_wire_err_to_rdma_err(err);
 
 	srdma_trace_bad_call(rc, err);
-	if (xid && rdma_err)
-		srdma_send_error(sx, xid, rdma_err);
+	if (answer && rdma_err)
+		srdma_send_error(sx, rc->hdr.xid, rdma_err);
 	if (atomic_inc_return(&sx->peer_errors) == SRDMA_MAX_PEER_ERRORS + 1) {
 		pr_warn_ratelimited("svcrdma: %s sends malformed messages (%s); disconnecting\n",
 				    sx->xprt.xpt_remotebuf,
@@ -631,8 +633,7 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 		werr = RPCRDMA_WIRE_ERR_BAD_PROC;	/* never answered */
 	if (werr != RPCRDMA_WIRE_OK) {
 		srdma_peer_error(sx, rc, rc->hdr.fixed_valid &&
-				 rc->hdr.proc != RPCRDMA_ERROR ?
-				 rc->hdr.xid : 0, werr);
+				 rc->hdr.proc != RPCRDMA_ERROR, werr);
 		goto out_drop;
 	}
 	trace_svcrdma_decode_rqst(rc);
@@ -645,7 +646,7 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	if (rc->hdr.lists.nr_read_chunks) {
 		err = srdma_arg_read_chunks(sx, rqstp, rc);
 		if (err == -EINVAL || err == -EMSGSIZE) {
-			srdma_peer_error(sx, rc, rc->hdr.xid,
+			srdma_peer_error(sx, rc, true,
 					 RPCRDMA_WIRE_ERR_POS_RANGE);
 			goto out_drop;
 		}

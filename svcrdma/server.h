@@ -335,7 +335,7 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx);
 int srdma_recvfrom(struct svc_rqst *rqstp);
 void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
-		      __be32 xid, enum rpcrdma_wire_err err);
+		      bool answer, enum rpcrdma_wire_err err);
 
 /* rw.c */
 int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
