@@ -10,12 +10,14 @@ import time
 from typing import Callable
 
 from expect import (ERR_CHUNK_REPLY, ERR_VERS_REPLY, RPC_NULL_REPLY, Closed,
-                    Message, NoAnswer, ServerCloses, describe)
-from header import (RDMA_DONE, RDMA_MSGP, bogus_reply_chunk, compound_results,
+                    Message, NoAnswer, RdmaError, ServerCloses, describe)
+from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSGP,
+                    bogus_reply_chunk, compound_results,
                     describe_message, huge_write_chunk, long_call_bogus_handle,
                     nomsg_without_chunks, null_call, rdma_msg_with_read_chunks,
                     read_list_discriminator_2, truncated_read_list,
                     unknown_proc_flood, version_2, with_proc, xid_and_vers_only)
+from mutations import Outcome, generated_cases
 from rpc import (ANONYMOUS_STATEID, NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE,
                  OP_PUTROOTFH, OP_READ, OP_WRITE, ReadChunk, compound_args,
                  op_lookups, op_write_chunk, rpc_compound_call)
@@ -41,6 +43,13 @@ class Case:
     connection: str = SHARED
     control_after: bool = False
     action: Callable = None     # runs the case itself: (runner, conn, xid)
+    peer_error: bool = None     # counts towards the server's limit of
+                                # malformed messages (None: from expect)
+
+    def __post_init__(self):
+        if self.peer_error is None:
+            self.peer_error = any(isinstance(o, (RdmaError, NoAnswer))
+                                  for o in self.expect)
 
 
 # Bytes per READ when the Read chunk cases read their file back.  The
@@ -194,6 +203,43 @@ def credit_flood(runner, conn, xid):
             'connection up' % (count - answered, count))
 
 
+def large_reply_without_chunks(reply_chunk_length):
+    """Case builder: an NFSv4 READ of 64 KiB from the mount's background
+    file, whose reply cannot go inline, offered no Write list and either
+    no Reply chunk (REPLY_CHUNK_LENGTH None) or a Reply chunk too small
+    for it.  The server must answer ERR_CHUNK (RFC 8166 section 4.5.2);
+    the stock 6.12 server wrote past its Send buffer on such a call."""
+    def run(runner, conn, xid):
+        lookups = op_lookups(runner.args.big_file)
+        read = lookups + [xdr(OP_READ) + ANONYMOUS_STATEID + xdr_hyper(0) +
+                          xdr(65536)]
+        reply_chunk = xdr(0)
+        if reply_chunk_length is not None:
+            reply_chunk = (xdr(1, 1, BOGUS_HANDLE, reply_chunk_length) +
+                           xdr_hyper(BOGUS_OFFSET))
+        deadline = time.monotonic() + NFS4_RETRY_SECONDS
+        while True:
+            call = rpc_compound_call(xid) + compound_args(read)
+            message = (xdr(xid, 1, runner.args.credits, 0, 0, 0) +
+                       reply_chunk + call)
+            if not conn.send(message):
+                return 'could not send the READ'
+            event = conn.next_event(runner.args.timeout)
+            runner.note('READ of 64 KiB received: ' + describe(event))
+            if isinstance(event, Message) and words(event.data)[3:4] == [0]:
+                try:
+                    status, _ = compound_results(event.data, xid)
+                except ValueError as err:
+                    return str(err)
+                if status in (NFS4ERR_DELAY, NFS4ERR_GRACE) and \
+                        time.monotonic() < deadline:
+                    time.sleep(1)
+                    xid += 1
+                    continue
+            return ERR_CHUNK_REPLY.check(event, range(xid, xid + 1))
+    return run
+
+
 CASES = [
     Case('null',
          'positive control: inline RDMA_MSG with an RPC NULL call',
@@ -239,6 +285,12 @@ CASES = [
          'the same as a Long Call: the COMPOUND in a position-zero '
          'Read chunk, the two WRITEs in two more',
          None, (), action=writes_in_read_chunks(True, 2801, 3)),
+    Case('large-reply-no-chunks',
+         'READ of 64 KiB offering neither a Write list nor a Reply chunk',
+         None, (), action=large_reply_without_chunks(None), peer_error=True),
+    Case('large-reply-small-reply-chunk',
+         'READ of 64 KiB offering only a 256-byte Reply chunk',
+         None, (), action=large_reply_without_chunks(256), peer_error=True),
     Case('malformed-flood',
          'flood of malformed headers (procedure 7) gets the peer '
          'disconnected',
@@ -253,3 +305,23 @@ CASES = [
          'positive control on a fresh connection after the attacks',
          null_call, (RPC_NULL_REPLY,), OWN),
 ]
+
+
+def generated(args, count=None):
+    """The generated cases (mutations.py) as Case records, keyed
+    gen-seed, gen-field and gen-random; with COUNT, an evenly spread
+    subset of that many."""
+    cases = []
+    for m in generated_cases(args, args.random, args.random_seed):
+        cases.append(Case('gen-' + m.key, '%s: %s' % (m.name, m.outcome),
+                          None, (),
+                          OWN if m.outcome in (Outcome.CLOSES,
+                                               Outcome.RPC_CLOSES) else SHARED,
+                          action=m.run,
+                          peer_error=m.outcome in (Outcome.ERR_VERS,
+                                                   Outcome.ERR_CHUNK,
+                                                   Outcome.DROPPED)))
+    if count is not None and count < len(cases):
+        step = len(cases) / count
+        cases = [cases[int(i * step)] for i in range(count)]
+    return cases

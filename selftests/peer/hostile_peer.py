@@ -21,6 +21,8 @@ The modules beside this one:
     connection.py   the RDMA-CM and verbs connection (pyverbs)
     expect.py       what the peer observes, and the answers that pass
     cases.py        the cases, keyed by what they send, in the order they run
+    mutations.py    generated cases: seeds mutated field by field, cut short
+                    and at random, with the answer a model of RFC 8166 expects
 This file runs the cases and parses the command line.
 """
 
@@ -33,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pyverbs.pyverbs_error import PyverbsError
 
-from cases import CASES, OWN
+from cases import CASES, OWN, generated
 from connection import RECV_COUNT, ConnectError, Connection
 from expect import RPC_NULL_REPLY, describe, judge, observe
 from header import describe_message, null_call
@@ -44,11 +46,17 @@ from header import describe_message, null_call
 XID_BASE = 0x48500000       # each case gets XID_BASE + (number << 16) ...
 CONTROL_XID = 0xffff        # ... and its control call that | 0xffff
 
+# The server disconnects a peer after 16 malformed messages
+# (SRDMA_MAX_PEER_ERRORS): the shared connection is renewed before a case
+# that sends one more than this many.
+PEER_ERROR_BUDGET = 12
+
 
 class Runner:
     def __init__(self, args):
         self.args = args
         self.shared = None
+        self.shared_errors = 0
         self.failed = 0
         self.notes = []
         self.chunk_file = bytearray()
@@ -77,9 +85,16 @@ class Runner:
                       % self.shared.closed_event().reason)
             self.shared.close()
             self.shared = None
+        if self.shared is not None and case.peer_error and \
+                self.shared_errors >= PEER_ERROR_BUDGET:
+            self.shared.close()
+            self.shared = None
         if self.shared is None:
             self.shared = Connection(self.args)
+            self.shared_errors = 0
             self.note('connected to ' + self.shared.describe_server())
+        if case.peer_error:
+            self.shared_errors += 1
         return self.shared
 
     def exchange(self, conn, messages, expect, xid, label='received'):
@@ -177,9 +192,22 @@ def parse_args():
     parser.add_argument('--chunk-file', default='peer-chunks',
                         help='path below the NFSv4 root of an existing, writable '
                              'file for the Read chunk case (default peer-chunks)')
+    parser.add_argument('--big-file', default='background',
+                        help='path below the NFSv4 root of a file of 64 KiB or '
+                             'more, for the large-reply cases (default background)')
     parser.add_argument('--chunk-expect', default=None,
                         help='write what that file must hold afterwards here')
-    keys = list(dict.fromkeys(c.key for c in CASES))
+    parser.add_argument('--generated', default='all',
+                        help='generated cases to run after the others: all '
+                             '(default), none, or a number for an evenly '
+                             'spread subset')
+    parser.add_argument('--random', type=int, default=150,
+                        help='randomly mutated messages among the generated '
+                             'cases (default 150)')
+    parser.add_argument('--random-seed', type=int, default=8166,
+                        help='seed of the random mutations (default 8166)')
+    keys = list(dict.fromkeys(c.key for c in CASES)) + [
+        'gen-seed', 'gen-field', 'gen-random']
     parser.add_argument('--only', type=lambda s: set(s.split(',')), default=None,
                         help='comma-separated case keys to run (default all): '
                              + ', '.join(keys))
@@ -188,7 +216,12 @@ def parse_args():
 
 def main():
     args = parse_args()
-    cases = [c for c in CASES if args.only is None or c.key in args.only]
+    extra = []
+    if args.generated != 'none':
+        extra = generated(args, None if args.generated == 'all'
+                          else int(args.generated))
+    cases = [c for c in CASES + extra
+             if args.only is None or c.key in args.only]
     print('TAP version 13')
     print('1..%d' % len(cases))
     runner = Runner(args)

@@ -4,8 +4,11 @@
 # server while an NFSv4.2 mount (stock client) writes to it: each malformed
 # header must get the answer RFC 8166 asks for (ERR_VERS, ERR_CHUNK, or
 # silence), a peer that keeps misbehaving must be disconnected, a Read
-# chunk with a bad handle must close only that connection, and the
-# mount's I/O must carry on during and after.
+# chunk with a bad handle must close only that connection, a large reply
+# with no chunk to carry it must get ERR_CHUNK, and about 800 generated
+# cases (five seeds mutated field by field, cut at every length, and at
+# random) must each get the answer selftests/peer/mutations.py's model
+# gives; the mount's I/O must carry on during and after.
 . "$(dirname "$0")/../lib/common.sh"
 
 # SERVER_SCRIPT=.../nfs-stock-server.sh runs the same peer against the
