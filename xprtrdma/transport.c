@@ -274,6 +274,14 @@ static void xrdma_connect_worker(struct work_struct *work)
 	memalloc_noio_restore(noio);
 	rx->reconnect = true;
 	xprt_clear_connecting(xprt);
+	/*
+	 * Short of memory or of DMA mapping space for the new connection:
+	 * the RPC layer retries -ENOBUFS after a delay, but would fail
+	 * every waiting RPC on -ENOMEM, turning a passing shortage into
+	 * I/O errors on a hard mount.
+	 */
+	if (rc == -ENOMEM || rc == -EIO)
+		rc = -ENOBUFS;
 	if (!rc) {
 		xprt->connect_cookie++;
 		xprt->stat.connect_count++;
