@@ -414,178 +414,123 @@ static int srdma_read_post_wait(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 }
 
 /*
- * One Read chunk carrying a data item of an inline Call (an NFS WRITE):
- * rq_arg's head and tail stay in the Receive buffer on either side of
- * the chunk's position, and the chunk is read to the start of rq_pages,
- * followed by its XDR pad.  Nothing is copied and the payload starts on
- * a page boundary, where the upper layer can use whole pages.
+ * Put the pieces of @lo in rq_pages: copy the inline ones and the XDR
+ * pads, and add an RDMA Read for the others to @rws.
  */
-static int srdma_arg_data_item(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-			       struct srdma_recv *rc, struct list_head *rws)
-{
-	const struct rpcrdma_chunk *c = &rc->hdr.lists.read[0];
-	void *inl = rc->rb.buf + rc->hdr.hdr_len;
-	unsigned int inline_len = rc->hdr.inline_len;
-	struct xdr_buf *arg = &rqstp->rq_arg;
-	struct xdr_buf dst = {};
-	unsigned int len, npages;
-	int err;
-
-	if (c->position > inline_len)
-		return -EINVAL;
-	if ((u64)xdr_align_size((u64)c->length) + inline_len >
-	    sx->xprt.xpt_server->sv_max_mesg)
-		return -EMSGSIZE;
-	len = xdr_align_size(c->length);
-	npages = DIV_ROUND_UP(len, PAGE_SIZE);
-
-	dst.pages = rqstp->rq_pages;
-	dst.page_len = len;
-	dst.len = len;
-	dst.buflen = npages << PAGE_SHIFT;
-	err = srdma_rw_chunk(sx, rws, &dst, 0, c->length, c, 0,
-			     DMA_FROM_DEVICE);
-	if (err)
-		return err;
-	srdma_copy_to_pages(rqstp->rq_pages, c->length, NULL,
-			    xdr_pad_size(c->length));
-	err = srdma_read_post_wait(sx, rqstp, rws, npages);
-	if (err)
-		return err;
-
-	arg->head[0].iov_base = inl;
-	arg->head[0].iov_len = c->position;
-	arg->pages = rqstp->rq_pages;
-	arg->page_base = 0;
-	arg->page_len = len;
-	arg->tail[0].iov_base = inl + c->position;
-	arg->tail[0].iov_len = inline_len - c->position;
-	arg->len = inline_len + len;
-	arg->buflen = arg->len;
-	rqstp->rq_respages = rqstp->rq_pages + npages;
-	rqstp->rq_next_page = rqstp->rq_respages + 1;
-	return 0;
-}
-
-/*
- * Put @len bytes of the reduced Payload stream, from offset @from, at
- * byte @pos of @dst: copied from the inline part, or, in a Long Call,
- * RDMA Read from the position-zero chunk @call.
- */
-static int srdma_arg_fill(struct srdma_xprt *sx, struct list_head *rws,
-			  const struct xdr_buf *dst, unsigned int pos,
-			  const struct rpcrdma_chunk *call, const void *inl,
-			  unsigned int from, unsigned int len)
-{
-	if (!len)
-		return 0;
-	if (call)
-		return srdma_rw_chunk(sx, rws, dst, pos, len, call, from,
-				      DMA_FROM_DEVICE);
-	srdma_copy_to_pages(dst->pages, pos, inl + from, len);
-	return 0;
-}
-
-/*
- * Rebuild any other Call in rq_pages: a Long Call (the reduced Payload
- * stream is the position-zero Read chunk) and a Call with several Read
- * chunks.  The reduced stream is copied from the inline part or read
- * from the position-zero chunk, and each other chunk is read in at its
- * position (RFC 8166 section 3.4.5: positions count the unreduced
- * stream), followed by zero XDR pad when its length is not a multiple
- * of four (the pad travels neither inline nor in the chunk).  The codec
- * has checked the positions.
- */
-static int srdma_arg_assemble(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-			      struct srdma_recv *rc, struct list_head *rws)
+static int srdma_call_fill(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			   struct srdma_recv *rc,
+			   const struct srdma_call_layout *lo,
+			   struct list_head *rws)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
-	const struct rpcrdma_chunk *call = NULL;
 	const void *inl = rc->rb.buf + rc->hdr.hdr_len;
-	unsigned int reduced_len = rc->hdr.inline_len;
-	struct xdr_buf *arg = &rqstp->rq_arg;
-	unsigned int i, first = 0, pos = 0, used = 0, npages;
-	struct xdr_buf dst = {};
-	u64 total;
-	int err;
+	struct xdr_buf dst = {
+		.pages	= rqstp->rq_pages,
+		.page_len = lo->npages << PAGE_SHIFT,
+		.len	= lo->npages << PAGE_SHIFT,
+		.buflen	= lo->npages << PAGE_SHIFT,
+	};
+	unsigned int i;
+	int err = 0;
 
-	if (rc->hdr.proc == RPCRDMA_NOMSG) {
-		call = &cl->read[0];		/* the codec checked it is there */
-		reduced_len = call->length;
-		first = 1;
+	for (i = 0; i < lo->nr_pieces && !err; i++) {
+		const struct srdma_piece *p = &lo->pieces[i];
+
+		switch (p->src) {
+		case SRDMA_PIECE_INLINE:
+			srdma_copy_to_pages(rqstp->rq_pages, p->pos,
+					    inl + p->from, p->len);
+			break;
+		case SRDMA_PIECE_CALL:
+			err = srdma_rw_chunk(sx, rws, &dst, p->pos, p->len,
+					     &cl->read[0], p->from,
+					     DMA_FROM_DEVICE);
+			break;
+		case SRDMA_PIECE_CHUNK:
+			err = srdma_rw_chunk(sx, rws, &dst, p->pos, p->len,
+					     &cl->read[p->chunk], 0,
+					     DMA_FROM_DEVICE);
+			break;
+		case SRDMA_PIECE_PAD:
+			srdma_copy_to_pages(rqstp->rq_pages, p->pos, NULL,
+					    p->len);
+			break;
+		}
 	}
-	total = reduced_len;
-	for (i = first; i < cl->nr_read_chunks; i++)
-		total += xdr_align_size((u64)cl->read[i].length);
-	if (total > sx->xprt.xpt_server->sv_max_mesg)
-		return -EMSGSIZE;
-	npages = DIV_ROUND_UP((unsigned int)total, PAGE_SIZE);
-
-	dst.pages = rqstp->rq_pages;
-	dst.page_len = total;
-	dst.len = total;
-	dst.buflen = npages << PAGE_SHIFT;
-	for (i = first; i < cl->nr_read_chunks; i++) {
-		const struct rpcrdma_chunk *c = &cl->read[i];
-		unsigned int gap = c->position - pos;
-
-		if (c->position < pos || gap > reduced_len - used)
-			return -EINVAL;
-		err = srdma_arg_fill(sx, rws, &dst, pos, call, inl, used, gap);
-		if (err)
-			return err;
-		pos += gap;
-		used += gap;
-		err = srdma_rw_chunk(sx, rws, &dst, pos, c->length, c, 0,
-				     DMA_FROM_DEVICE);
-		if (err)
-			return err;
-		pos += c->length;
-		srdma_copy_to_pages(rqstp->rq_pages, pos, NULL,
-				    xdr_pad_size(c->length));
-		pos += xdr_pad_size(c->length);
-	}
-	err = srdma_arg_fill(sx, rws, &dst, pos, call, inl, used,
-			     reduced_len - used);
-	if (err)
-		return err;
-	pos += reduced_len - used;
-	err = srdma_read_post_wait(sx, rqstp, rws, npages);
-	if (err)
-		return err;
-
-	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
-	arg->head[0].iov_len = min_t(unsigned int, pos, PAGE_SIZE);
-	arg->pages = rqstp->rq_pages + 1;
-	arg->page_base = 0;
-	arg->page_len = pos - arg->head[0].iov_len;
-	arg->tail[0].iov_base = NULL;
-	arg->tail[0].iov_len = 0;
-	arg->buflen = npages << PAGE_SHIFT;
-	arg->len = pos;
-	rqstp->rq_respages = rqstp->rq_pages + npages;
-	rqstp->rq_next_page = rqstp->rq_respages + 1;
-	return 0;
+	return err;
 }
 
-/* Pull the Call's Read chunks and point rq_arg at the whole Call. */
+/*
+ * A data item (an NFS WRITE's payload) was read to the start of
+ * rq_pages: rq_arg's head and tail stay in the Receive buffer on either
+ * side of it.  Nothing is copied, and the upper layer gets whole pages.
+ */
+static void srdma_arg_data_item(struct svc_rqst *rqstp, struct srdma_recv *rc,
+				const struct srdma_call_layout *lo)
+{
+	void *inl = rc->rb.buf + rc->hdr.hdr_len;
+	struct xdr_buf *arg = &rqstp->rq_arg;
+
+	arg->head[0].iov_base = inl;
+	arg->head[0].iov_len = lo->head_len;
+	arg->pages = rqstp->rq_pages;
+	arg->page_base = 0;
+	arg->page_len = lo->len - rc->hdr.inline_len;
+	arg->tail[0].iov_base = inl + lo->head_len;
+	arg->tail[0].iov_len = rc->hdr.inline_len - lo->head_len;
+	arg->len = lo->len;
+	arg->buflen = lo->len;
+}
+
+/* The whole Call was rebuilt in rq_pages. */
+static void srdma_arg_assembled(struct svc_rqst *rqstp,
+				const struct srdma_call_layout *lo)
+{
+	struct xdr_buf *arg = &rqstp->rq_arg;
+
+	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
+	arg->head[0].iov_len = lo->head_len;
+	arg->pages = rqstp->rq_pages + 1;
+	arg->page_base = 0;
+	arg->page_len = lo->len - lo->head_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->buflen = lo->npages << PAGE_SHIFT;
+	arg->len = lo->len;
+}
+
+/*
+ * Pull the Call's Read chunks (call_layout.c says where each byte goes)
+ * and point rq_arg at the whole Call.
+ */
 static int srdma_arg_read_chunks(struct srdma_xprt *sx,
 				 struct svc_rqst *rqstp, struct srdma_recv *rc)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	struct srdma_call_layout lo;
 	unsigned int i, bytes = 0;
 	LIST_HEAD(rws);
 	int err;
 
 	if (srdma_should_fail(SRDMA_FAIL_READ_CHUNKS))
 		return -ENOMEM;
-	if (rc->hdr.proc == RPCRDMA_MSG && cl->nr_read_chunks == 1)
-		err = srdma_arg_data_item(sx, rqstp, rc, &rws);
-	else
-		err = srdma_arg_assemble(sx, rqstp, rc, &rws);
+	err = srdma_call_layout(cl, rc->hdr.proc, rc->hdr.inline_len,
+				sx->xprt.xpt_server->sv_max_mesg, &lo);
+	if (err)
+		return err;
+	err = srdma_call_fill(sx, rqstp, rc, &lo, &rws);
+	if (!err)
+		err = srdma_read_post_wait(sx, rqstp, &rws, lo.npages);
 	srdma_rw_destroy_list(sx, &rws);
 	if (err)
 		return err;
+
+	if (lo.form == SRDMA_CALL_DATA_ITEM)
+		srdma_arg_data_item(rqstp, rc, &lo);
+	else
+		srdma_arg_assembled(rqstp, &lo);
+	rqstp->rq_respages = rqstp->rq_pages + lo.npages;
+	rqstp->rq_next_page = rqstp->rq_respages + 1;
 
 	for (i = 0; i < cl->nr_read_chunks; i++)
 		bytes += cl->read[i].length;

@@ -21,9 +21,6 @@
 #include "server.h"
 #include "trace.h"
 
-/* The reply message is rq_res minus the DDP payloads: at most this many runs. */
-#define SRDMA_MAX_RUNS	(SRDMA_MAX_WRITE_CHUNKS + 1)
-
 static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 
 static void srdma_send_free(struct srdma_send *sc)
@@ -292,68 +289,28 @@ int srdma_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 	return 0;
 }
 
-/**
- * struct srdma_reply - how one reply is being built
- * @written: bytes written into each Write chunk of the Call
- * @runs: the reply message: rq_res without the DDP payloads
- * @nr_runs: entries of @runs in use
- * @msg_len: bytes of reply message
- * @nomsg: the message goes in the Reply chunk (RDMA_NOMSG)
- */
-struct srdma_reply {
-	u32 written[SRDMA_MAX_WRITE_CHUNKS];
-	struct {
-		unsigned int start, end;
-	} runs[SRDMA_MAX_RUNS];
-	unsigned int nr_runs;
-	unsigned int msg_len;
-	bool nomsg;
-};
-
 /*
- * Write the DDP payloads into the Write chunks and cut them (and their
- * XDR pad) out of the reply message.  A payload nfsd reported that is
- * out of order or outside the reply (the encoder rolled back) is left
- * in the message and its chunk returned empty.
+ * Write the DDP payloads into the Write chunks and cut them out of the
+ * reply message (reply_plan.c decides which).
  */
 static int srdma_reply_payloads(struct srdma_xprt *sx, struct srdma_send *sc,
 				struct srdma_recv *rc, const struct xdr_buf *res,
 				struct srdma_reply *rp)
 {
 	const struct rpcrdma_chunk_lists *call = &rc->hdr.lists;
-	unsigned int i, pos = 0;
+	unsigned int i;
 	int err;
 
-	rp->nr_runs = 0;
-	for (i = 0; i < rc->nr_payloads; i++) {
-		const struct srdma_payload *p = &rc->payloads[i];
-		unsigned int end;
-
-		if (p->offset < pos || p->offset > res->len ||
-		    p->length > res->len - p->offset)
+	err = srdma_reply_plan(call, rc->payloads, rc->nr_payloads, res->len,
+			       rp);
+	for (i = 0; i < rc->nr_payloads && !err; i++) {
+		if (!rp->used[i])
 			continue;
-		/* The XDR pad, where the encoder put one, goes too. */
-		end = min(p->offset + xdr_align_size(p->length), res->len);
-		if (p->length > call->write[i].length)
-			return -EMSGSIZE;
-		err = srdma_rw_chunk(sx, &sc->rws, res, p->offset, p->length,
-				     &call->write[i], 0, DMA_TO_DEVICE);
-		if (err)
-			return err;
-		rp->written[i] = p->length;
-		rp->runs[rp->nr_runs].start = pos;
-		rp->runs[rp->nr_runs].end = p->offset;
-		rp->nr_runs++;
-		pos = end;
+		err = srdma_rw_chunk(sx, &sc->rws, res, rc->payloads[i].offset,
+				     rc->payloads[i].length, &call->write[i],
+				     0, DMA_TO_DEVICE);
 	}
-	rp->runs[rp->nr_runs].start = pos;
-	rp->runs[rp->nr_runs].end = res->len;
-	rp->nr_runs++;
-
-	rp->msg_len = 0;
-	for (i = 0; i < rp->nr_runs; i++)
-		rp->msg_len += rp->runs[i].end - rp->runs[i].start;
-	return 0;
+	return err;
 }
 
 static int srdma_reply_encode(struct srdma_xprt *sx, struct srdma_send *sc,
@@ -413,23 +370,6 @@ static int srdma_reply_build_inline(struct srdma_send *sc,
 				       res, 0, res->len);
 }
 
-/* The registration a Send With Invalidate may retire, if any. */
-static bool srdma_inv_rkey(const struct rpcrdma_chunk_lists *call, u32 *rkey)
-{
-	const struct rpcrdma_chunk *c = NULL;
-
-	if (call->nr_write_chunks)
-		c = &call->write[0];
-	else if (call->has_reply)
-		c = &call->reply;
-	else if (call->nr_read_chunks)
-		c = &call->read[0];
-	if (!c || !c->nsegs)
-		return false;
-	*rkey = c->segs[0].handle;
-	return true;
-}
-
 /* Hand the reply's pages to @sc: they live until the Send completes. */
 static void srdma_take_pages(struct srdma_send *sc, struct svc_rqst *rqstp)
 {
@@ -457,6 +397,7 @@ int srdma_sendto(struct svc_rqst *rqstp)
 	struct srdma_recv *rc = rqstp->rq_xprt_ctxt;
 	const struct rpcrdma_chunk_lists *call;
 	struct xdr_buf *res = &rqstp->rq_res;
+	enum srdma_reply_form form;
 	struct srdma_reply rp = {};
 	struct srdma_send *sc;
 	int hdr_len, err;
@@ -479,14 +420,15 @@ int srdma_sendto(struct svc_rqst *rqstp)
 		err = hdr_len;
 		goto out_err;
 	}
-	if (hdr_len + rp.msg_len > sx->inline_send) {
+	form = srdma_reply_form(hdr_len, rp.msg_len, sx->inline_send, call);
+	if (form == SRDMA_REPLY_TOO_BIG) {
+		err = -EMSGSIZE;
+		goto out_err;
+	}
+	if (form == SRDMA_REPLY_LONG) {
 		unsigned int i, off = 0;
 
 		/* Long Reply: the message goes in the Reply chunk. */
-		if (!call->has_reply || rp.msg_len > call->reply.length) {
-			err = -EMSGSIZE;
-			goto out_err;
-		}
 		for (i = 0; i < rp.nr_runs; i++) {
 			unsigned int n = rp.runs[i].end - rp.runs[i].start;
 
@@ -513,7 +455,7 @@ int srdma_sendto(struct svc_rqst *rqstp)
 		goto out_err;
 
 	sc->wr.opcode = IB_WR_SEND;
-	if (sx->remote_inv && srdma_inv_rkey(call, &rkey)) {
+	if (srdma_reply_inv_rkey(sx->remote_inv, call, &rkey)) {
 		sc->wr.opcode = IB_WR_SEND_WITH_INV;
 		sc->wr.ex.invalidate_rkey = rkey;
 	}

@@ -207,6 +207,102 @@ struct srdma_payload {
 };
 
 /**
+ * enum srdma_call_form - how a Call with Read chunks is laid out
+ * @SRDMA_CALL_DATA_ITEM: one data item read to the start of rq_pages; the
+ *	head and tail of the Call stay in the Receive buffer
+ * @SRDMA_CALL_ASSEMBLED: the whole Call rebuilt in rq_pages
+ */
+enum srdma_call_form {
+	SRDMA_CALL_DATA_ITEM,
+	SRDMA_CALL_ASSEMBLED,
+};
+
+/**
+ * enum srdma_piece_src - where one piece of a Call comes from
+ * @SRDMA_PIECE_INLINE: copied from the inline part, from offset @from
+ * @SRDMA_PIECE_CALL: RDMA Read from the position-zero chunk (Long Call),
+ *	from offset @from
+ * @SRDMA_PIECE_CHUNK: RDMA Read of the whole Read chunk number @chunk
+ * @SRDMA_PIECE_PAD: zeroes: the XDR pad after Read chunk number @chunk
+ */
+enum srdma_piece_src {
+	SRDMA_PIECE_INLINE,
+	SRDMA_PIECE_CALL,
+	SRDMA_PIECE_CHUNK,
+	SRDMA_PIECE_PAD,
+};
+
+/**
+ * struct srdma_piece - one contiguous piece of a Call in rq_pages
+ * @src: where its bytes come from
+ * @pos: its offset in rq_pages
+ * @from: its offset in its source (@src INLINE or CALL)
+ * @len: its length
+ * @chunk: the Read chunk it belongs to (@src CHUNK or PAD)
+ */
+struct srdma_piece {
+	enum srdma_piece_src src;
+	unsigned int pos;
+	unsigned int from;
+	unsigned int len;
+	unsigned int chunk;
+};
+
+/**
+ * struct srdma_call_layout - where each byte of a Call goes (call_layout.c)
+ * @form: data item, or assembled
+ * @pieces: what goes in rq_pages, in order
+ * @nr_pieces: entries of @pieces in use
+ * @len: bytes of Call in rq_arg
+ * @head_len: bytes of rq_arg's head: the Call up to the data item, or
+ *	the first page of an assembled Call
+ * @npages: pages of rq_pages the Call takes
+ */
+struct srdma_call_layout {
+	enum srdma_call_form form;
+	struct srdma_piece pieces[3 * SRDMA_MAX_READ_CHUNKS + 1];
+	unsigned int nr_pieces;
+	unsigned int len;
+	unsigned int head_len;
+	unsigned int npages;
+};
+
+/* The reply message is rq_res minus the DDP payloads: at most this many runs. */
+#define SRDMA_MAX_RUNS	(SRDMA_MAX_WRITE_CHUNKS + 1)
+
+/**
+ * struct srdma_reply - how one reply is built (reply_plan.c)
+ * @used: payload i goes in Write chunk i
+ * @written: bytes written into each Write chunk of the Call
+ * @runs: the reply message: rq_res without the DDP payloads
+ * @nr_runs: entries of @runs in use
+ * @msg_len: bytes of reply message
+ * @nomsg: the message goes in the Reply chunk (RDMA_NOMSG)
+ */
+struct srdma_reply {
+	bool used[SRDMA_MAX_WRITE_CHUNKS];
+	u32 written[SRDMA_MAX_WRITE_CHUNKS];
+	struct {
+		unsigned int start, end;
+	} runs[SRDMA_MAX_RUNS];
+	unsigned int nr_runs;
+	unsigned int msg_len;
+	bool nomsg;
+};
+
+/**
+ * enum srdma_reply_form - how a reply message travels
+ * @SRDMA_REPLY_INLINE: after an RDMA_MSG header in the Send
+ * @SRDMA_REPLY_LONG: in the Call's Reply chunk, after an RDMA_NOMSG header
+ * @SRDMA_REPLY_TOO_BIG: neither fits: the answer is ERR_CHUNK
+ */
+enum srdma_reply_form {
+	SRDMA_REPLY_INLINE,
+	SRDMA_REPLY_LONG,
+	SRDMA_REPLY_TOO_BIG,
+};
+
+/**
  * struct srdma_recv - one Receive buffer and the Call it carries
  * @node: entry in rx_ready or recv_free
  * @sx: owning connection
@@ -328,6 +424,23 @@ struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
 struct svc_xprt *srdma_accept(struct svc_xprt *listener);
 void srdma_detach(struct svc_xprt *xprt);
 void srdma_free(struct svc_xprt *xprt);
+
+/* call_layout.c */
+int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
+		      unsigned int inline_len, unsigned int max_mesg,
+		      struct srdma_call_layout *lo);
+
+/* reply_plan.c */
+int srdma_reply_plan(const struct rpcrdma_chunk_lists *call,
+		     const struct srdma_payload *payloads,
+		     unsigned int nr_payloads, unsigned int res_len,
+		     struct srdma_reply *rp);
+enum srdma_reply_form srdma_reply_form(unsigned int hdr_len,
+				       unsigned int msg_len,
+				       unsigned int inline_send,
+				       const struct rpcrdma_chunk_lists *call);
+bool srdma_reply_inv_rkey(bool remote_inv,
+			  const struct rpcrdma_chunk_lists *call, u32 *rkey);
 
 /* recv.c */
 int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count);
