@@ -5,6 +5,7 @@
  * is (head, pages, tail).  When the device takes fewer SGEs than that
  * needs, the message is copied after the header instead ("pull-up").
  */
+#include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 
@@ -40,6 +41,7 @@ void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 	ss->nr = 0;
 	ss->pulled_up = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_init);
 
 static int rpcrdma_send_sges_map(struct rpcrdma_send_sges *ss,
 				 const void *kaddr, struct page *page,
@@ -78,6 +80,7 @@ void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
 				  DMA_TO_DEVICE);
 	ss->nr = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_unmap);
 
 /* Map bytes [pos, end) of @xdr as SGEs where they are. */
 static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
@@ -166,3 +169,4 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 		rpcrdma_send_sges_unmap(ss);
 	return rc;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_build);

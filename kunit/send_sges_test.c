@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the scatter list of an RDMA Send (common/send.c), shared by the
+ * client's calls and the server's replies.  Each vector is the shape of
+ * an RPC message (head, pages from some offset, tail), the part left
+ * out for RDMA (between split and resume), and the SGEs the device
+ * takes; the result must be the header followed by exactly the inline
+ * bytes, gathered where they are when they fit the SGEs and copied
+ * after the header ("pull-up") when they do not.
+ *
+ * A zeroed struct ib_device has no DMA device, so with
+ * CONFIG_INFINIBAND_VIRT_DMA (rxe, siw) the mapping is the kernel
+ * address itself and the SGEs can be read back.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+
+#include "rpcrdma/send.h"
+
+#define SST_HDR_LEN	28
+
+/**
+ * struct sst_vec - one message shape and the SGE list expected
+ * @name: what it looks like
+ * @head: bytes in the head kvec
+ * @page_base: offset of the first byte in the first page
+ * @page_len: bytes in the pages
+ * @tail: bytes in the tail kvec
+ * @hole: leave out [@head, @head + @page_len): a DDP payload
+ * @max: SGEs the device takes per Send
+ * @nr: SGEs expected
+ * @pulled_up: bytes expected to be copied after the header
+ */
+struct sst_vec {
+	const char *name;
+	unsigned int head, page_base, page_len, tail;
+	bool hole;
+	unsigned int max, nr, pulled_up;
+};
+
+static const struct sst_vec sst_vecs[] = {
+	{ "empty message: the header alone", 0, 0, 0, 0, false, 8, 1, 0 },
+	{ "head only", 100, 0, 0, 0, false, 8, 2, 0 },
+	{ "head, two whole pages, tail", 200, 0, 8192, 4, false, 8, 5, 0 },
+	{ "pages from offset 100 span three", 200, 100, 8192, 4, false, 8, 6,
+	  0 },
+	{ "two bytes across a page boundary", 16, 4095, 2, 0, false, 8, 4, 0 },
+	{ "pages left out for RDMA", 200, 0, 8192, 4, true, 8, 3, 0 },
+	{ "exactly as many SGEs as the device takes", 200, 0, 8192, 4, false,
+	  5, 5, 0 },
+	{ "one SGE short: pulled up", 200, 0, 8192, 4, false, 4, 1, 8396 },
+	{ "pulled up around the hole", 200, 0, 8192, 4, true, 2, 1, 204 },
+	{ "a single SGE: pulled up", 100, 0, 0, 0, false, 1, 1, 100 },
+	{ "unaligned pages, few SGEs", 12, 3000, 5000, 3, false, 3, 1,
+	  5015 },
+};
+
+static void sst_desc(const struct sst_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sst, sst_vecs, sst_desc);
+
+static void sst_free_page(void *page)
+{
+	__free_page(page);
+}
+
+/* The byte at offset @pos of the message: differs from its neighbours. */
+static u8 sst_byte(unsigned int pos)
+{
+	return (u8)(pos * 7 + (pos >> 8) + 1);
+}
+
+/* The message of @v in @xdr, every byte sst_byte() of its offset. */
+static void sst_build(struct kunit *test, const struct sst_vec *v,
+		      struct xdr_buf *xdr)
+{
+	unsigned int npages = DIV_ROUND_UP(v->page_base + v->page_len,
+					   PAGE_SIZE);
+	unsigned int i, pos = 0;
+	u8 *head, *tail;
+
+	memset(xdr, 0, sizeof(*xdr));
+	head = kunit_kzalloc(test, v->head + 1, GFP_KERNEL);
+	tail = kunit_kzalloc(test, v->tail + 1, GFP_KERNEL);
+	xdr->pages = kunit_kcalloc(test, npages + 1, sizeof(*xdr->pages),
+				   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, head);
+	KUNIT_ASSERT_NOT_NULL(test, tail);
+	KUNIT_ASSERT_NOT_NULL(test, xdr->pages);
+	for (i = 0; i < npages; i++) {
+		int rc;
+
+		xdr->pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, xdr->pages[i]);
+		rc = kunit_add_action_or_reset(test, sst_free_page,
+					       xdr->pages[i]);
+		KUNIT_ASSERT_EQ(test, rc, 0);
+	}
+
+	for (i = 0; i < v->head; i++)
+		head[i] = sst_byte(pos++);
+	for (i = 0; i < v->page_len; i++) {
+		unsigned int off = v->page_base + i;
+
+		*((u8 *)page_address(xdr->pages[off >> PAGE_SHIFT]) +
+		  offset_in_page(off)) = sst_byte(pos++);
+	}
+	for (i = 0; i < v->tail; i++)
+		tail[i] = sst_byte(pos++);
+
+	xdr->head[0].iov_base = head;
+	xdr->head[0].iov_len = v->head;
+	xdr->page_base = v->page_base;
+	xdr->page_len = v->page_len;
+	xdr->tail[0].iov_base = tail;
+	xdr->tail[0].iov_len = v->tail;
+	xdr->len = pos;
+	xdr->buflen = pos;
+}
+
+static void send_sges_case(struct kunit *test)
+{
+	const struct sst_vec *v = test->param_value;
+	unsigned int split, resume, i, at = 0, pos;
+	struct rpcrdma_send_sges *ss;
+	struct ib_device *device;
+	struct xdr_buf xdr;
+	u8 *hdr, *sent;
+	int rc;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to read SGEs back");
+	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
+	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
+	hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	sent = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, device);
+	KUNIT_ASSERT_NOT_NULL(test, ss);
+	KUNIT_ASSERT_NOT_NULL(test, hdr);
+	KUNIT_ASSERT_NOT_NULL(test, sent);
+	memset(hdr, 0xa5, SST_HDR_LEN);
+	sst_build(test, v, &xdr);
+	split = v->hole ? v->head : xdr.len;
+	resume = v->hole ? v->head + v->page_len : xdr.len;
+
+	rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
+	rc = rpcrdma_send_sges_build(ss, hdr, SST_HDR_LEN, &xdr, split, resume);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, ss->nr, v->nr);
+	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
+	KUNIT_ASSERT_LE(test, ss->nr, v->max);
+
+	/* What the device would send: each SGE in turn. */
+	for (i = 0; i < ss->nr; i++) {
+		KUNIT_EXPECT_EQ(test, ss->sge[i].lkey, 0x1234);
+		KUNIT_EXPECT_EQ(test, ss->sge[i].length, ss->mapped[i]);
+		KUNIT_ASSERT_LE(test, at + ss->sge[i].length, 4 * PAGE_SIZE);
+		memcpy(sent + at, (void *)(uintptr_t)ss->sge[i].addr,
+		       ss->sge[i].length);
+		at += ss->sge[i].length;
+	}
+	KUNIT_EXPECT_EQ(test, at, SST_HDR_LEN + split + (xdr.len - resume));
+	for (i = 0; i < SST_HDR_LEN; i++)
+		KUNIT_EXPECT_EQ(test, sent[i], 0xa5);
+	for (pos = 0, i = SST_HDR_LEN; pos < xdr.len && i < at; pos++) {
+		if (pos >= split && pos < resume)
+			continue;
+		KUNIT_ASSERT_EQ_MSG(test, sent[i], sst_byte(pos),
+				    "message byte %u", pos);
+		i++;
+	}
+	rpcrdma_send_sges_unmap(ss);
+	KUNIT_EXPECT_EQ(test, ss->nr, 0);
+}
+
+static struct kunit_case rpcrdma_send_sges_cases[] = {
+	KUNIT_CASE_PARAM(send_sges_case, sst_gen_params),
+	{}
+};
+
+static struct kunit_suite rpcrdma_send_sges_suite = {
+	.name = "rpcrdma_send_sges",
+	.test_cases = rpcrdma_send_sges_cases,
+};
+
+kunit_test_suites(&rpcrdma_send_sges_suite);
