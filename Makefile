@@ -12,6 +12,8 @@
 #   make kunit           KUnit suites in the test kernel under QEMU
 #   make selftests       integration tests in QEMU guests with soft-RoCE
 #   make demo            boot guests, load the module, show what it does
+#   make stress          long runs: 2,000 random hostile-peer mutations and
+#                        a longer fault injection sweep (not in check)
 #   make bench           ours vs the stock module, client and server halves,
 #                        median ratios (not in check)
 #   make test-kernel     build (or reuse) the cached test kernel
@@ -34,7 +36,7 @@ need-kdir = $(if $(strip $(KDIR)),@true,$(error no kernel build tree found: \
 	install linux-headers-6.12-amd64 (make deps) or set KDIR))
 
 .PHONY: all modules clean install dkms-install dkms-remove deps check \
-	kunit selftests demo bench test-kernel checkpatch
+	kunit selftests stress demo bench test-kernel checkpatch
 
 all: modules
 
@@ -70,6 +72,9 @@ selftests: deps
 
 check: deps
 	selftests/check.sh
+
+stress: deps
+	selftests/stress.sh
 
 demo: deps
 	scripts/demo.sh

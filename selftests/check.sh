@@ -45,8 +45,8 @@ echo "== Makefile: every target the README names works without a kernel tree"
 # must not need KDIR to read the Makefile; only the compiling targets may
 # ask for it, and they must say what to do.
 mk=$log/makefile.log
-if make -C "$RPCRDMA_TOP" -n deps demo check kunit selftests test-kernel \
-	checkpatch bench KDIR= >"$mk" 2>&1 &&
+if make -C "$RPCRDMA_TOP" -n deps demo check kunit selftests stress \
+	test-kernel checkpatch bench KDIR= >"$mk" 2>&1 &&
    grep -q 'scripts/install-deps.sh' "$mk" &&
    grep -q 'selftests/check.sh' "$mk" &&
    ! make -C "$RPCRDMA_TOP" -n modules KDIR= >>"$mk" 2>&1 &&
