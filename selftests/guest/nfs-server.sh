@@ -42,7 +42,7 @@ nfs_server_start
 cat /proc/fs/nfsd/portlist
 signal_peer server-ready
 if [ "${RESTART_SERVER:-0}" = 1 ]; then
-	wait_peer restart-server "${PEER_TIMEOUT:-300}"
+	wait_peer restart-server "${PEER_TIMEOUT:-0}"
 	step "restarting the NFS service under the client's writes"
 	if [ "${RENEGOTIATE:-0}" = 1 ]; then
 		# Connections after the restart offer a 1 KiB inline size
@@ -54,7 +54,7 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	signal_peer server-restarted
 fi
 if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
-	wait_peer remove-server-device "${PEER_TIMEOUT:-600}"
+	wait_peer remove-server-device "${PEER_TIMEOUT:-0}"
 	step "removing the RDMA device under the client's mount"
 	# nfsd must let go of every connection on it: removal may not hang.
 	timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
@@ -65,7 +65,7 @@ fi
 if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	for point in read_chunks send; do
-		wait_peer "arm-$point-fault" "${PEER_TIMEOUT:-600}"
+		wait_peer "arm-$point-fault" "${PEER_TIMEOUT:-0}"
 		f=/sys/kernel/debug/rpcrdma/fail_server_$point
 		[ -d "$f" ] || fail "no fault injection point $f"
 		echo 0 >"$f/verbose"
@@ -76,13 +76,13 @@ if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 	done
 fi
 if [ "${DELEG_RECALL:-0}" = 1 ]; then
-	wait_peer delegation-held "${PEER_TIMEOUT:-600}"
+	wait_peer delegation-held "${PEER_TIMEOUT:-0}"
 	step "writing a file the client holds a read delegation on"
 	timeout 60 sh -c "echo 'written by the server' >>$EXPORT/deleg" ||
 		fail "the server's write to a delegated file did not finish"
 	signal_peer delegation-recalled
 fi
-wait_peer client-finished "${PEER_TIMEOUT:-600}"
+wait_peer client-finished "${PEER_TIMEOUT:-0}"
 # Kept with the logs: what the server saw (see the events enabled above).
 cp /sys/kernel/tracing/trace /out/server-trace.txt
 step "checking what the client wrote, from the server's side"
