@@ -4,7 +4,8 @@
 # make stress: the long runs, bounded at about 30 minutes and not part of
 # make check.  The hostile peer with 2,000 random mutations on top of the
 # generated cases (a new seed each run, printed, so that a failure can be
-# replayed with STRESS_SEED), and fault injection with eight rounds per
+# replayed with STRESS_SEED), every crafted reply of the hostile server
+# (make check runs a subset), and fault injection with eight rounds per
 # phase at a higher failure rate.  Logs go to build/stress/<test>; the
 # last line is "selftests: N passed, N failed", and the line before it
 # counts the tests retried after an rdma_rxe crash.
@@ -16,6 +17,8 @@ seed=${STRESS_SEED:-$(date +%s)}
 echo "# stress: random mutation seed $seed (STRESS_SEED=$seed replays it)"
 export SELFTESTS_OUT=$RPCRDMA_TOP/build/stress
 export HOSTILE_PEER_ARGS="--random ${STRESS_RANDOM:-2000} --random-seed $seed"
+export HOSTILE_SERVER_ALL=1
 export FI_ROUNDS=${FI_ROUNDS:-8} FI_PERCENT=${FI_PERCENT:-30}
 export FI_TIMES=${FI_TIMES:-40} FI_TIMEOUT=${FI_TIMEOUT:-3000}
-exec "$RPCRDMA_TOP/selftests/run.sh" 70-hostile-peer 85-fault-injection
+exec "$RPCRDMA_TOP/selftests/run.sh" 70-hostile-peer 75-hostile-server \
+	85-fault-injection
