@@ -11,14 +11,7 @@ SERVER="$RPCRDMA_TOP/selftests/peer/hostile_server.py"
 test_begin
 rdma_link eth0
 step "NFS server on TCP, hostile RPC-over-RDMA server on 192.0.2.1 port $NFS_PORT"
-mkdir -p "$EXPORT" /run/rpcbind /var/lib/nfs/v4recovery
-mount -t tmpfs -o size=256m,mode=0777 tmpfs "$EXPORT"
-echo "$EXPORT *(rw,insecure,no_root_squash,no_subtree_check,fsid=0)" >/etc/exports
-rpcbind || fail "rpcbind did not start"
-mountpoint -q /proc/fs/nfsd || mount -t nfsd nfsd /proc/fs/nfsd
-exportfs -ra || fail "exportfs failed"
-rpc.mountd || fail "rpc.mountd did not start"
-rpc.nfsd 4 || fail "rpc.nfsd did not start"
+nfs_server_start tcp-only
 rm -f /out/hs-*
 /usr/bin/python3 "$SERVER" --addr 192.0.2.1 --port "$NFS_PORT" &
 server=$!

@@ -107,7 +107,8 @@ unload_rpcrdma() {
 }
 
 # The kernel NFS server exporting a tmpfs at $EXPORT, listening for RDMA on
-# $NFS_PORT.  rpcbind must run before rpc.nfsd.
+# $NFS_PORT (with "tcp-only", on TCP alone).  rpcbind must run before
+# rpc.nfsd.
 nfs_server_start() {
 	mkdir -p "$EXPORT" /run/rpcbind /var/lib/nfs/v4recovery
 	mount -t tmpfs -o size=768m,mode=0777 tmpfs "$EXPORT"
@@ -117,6 +118,7 @@ nfs_server_start() {
 	exportfs -ra || fail "exportfs failed"
 	rpc.mountd || fail "rpc.mountd did not start"
 	rpc.nfsd --grace-time 10 --lease-time 10 4 || fail "rpc.nfsd did not start"
+	[ "${1:-}" = tcp-only ] && return 0
 	echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist ||
 		fail "nfsd refused an rdma listener on port $NFS_PORT"
 	grep -q "rdma $NFS_PORT" /proc/fs/nfsd/portlist ||
