@@ -6,6 +6,7 @@
 test_begin
 rdma_link eth0
 load_stock_rpcrdma
+STOCK_SERVER=1
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT"
 nfs_server_start
 signal_peer server-ready

@@ -186,21 +186,50 @@ verify_files() {
 # With ALLOC_FAILURES_OK=1 (fault injection), the stack dumps warn_alloc()
 # prints for an allocation that was made to fail are left out, up to the
 # end of their call trace; anything else in the log still counts.
+# Guests that serve with the stock module set STOCK_SERVER=1: one defect of
+# the kernel's own 6.12 server (Documentation/reliability.rst) is then
+# reported as a note instead of a failure, and only in an untainted kernel.
 dmesg_clean() {
 	local bad
 
 	dmesg | grep -q 'rpcrdma-selftest: start of test' ||
 		fail "no start-of-test mark in the kernel log (test_begin not called)"
-	bad=$(dmesg | sed -n '/rpcrdma-selftest: start of test/,$p' |
-	      awk -v skip_alloc="${ALLOC_FAILURES_OK:-0}" '
+	dmesg | sed -n '/rpcrdma-selftest: start of test/,$p' >/tmp/dmesg.test
+	if [ "${STOCK_SERVER:-0}" = 1 ]; then
+		stock_server_known_reports </tmp/dmesg.test >/tmp/dmesg.kept
+		mv /tmp/dmesg.kept /tmp/dmesg.test
+	fi
+	bad=$(awk -v skip_alloc="${ALLOC_FAILURES_OK:-0}" '
 		skip_alloc == 1 && /vmalloc error: |page allocation failure: / { in_report = 1 }
 		!in_report { print }
-		in_report && /<\/TASK>/ { in_report = 0 }' |
+		in_report && /<\/TASK>/ { in_report = 0 }' /tmp/dmesg.test |
 	      grep -E 'WARNING:|BUG:|Oops|KASAN|UBSAN|general protection|Call Trace|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|kmemleak: [0-9]+ new suspected|hung_task|soft lockup|list_add corruption|list_del corruption')
 	if [ -n "$bad" ]; then
 		echo "$bad"
 		fail "the kernel log reports problems"
 	fi
+}
+
+# Filter: the kernel log without the reports of the stock 6.12 server's
+# known defect, a WARNING in ib_destroy_qp_user() (an MR still counted as
+# in use by the QP) under svc_rdma_free(), in an untainted kernel (no
+# out-of-tree module loaded); a note on stderr for each one left out.
+stock_server_known_reports() {
+	awk '
+	/------------\[ cut here \]------------/ { n = 0; in_report = 1 }
+	in_report { buf[++n] = $0
+		if ($0 ~ /WARNING: .* ib_destroy_qp_user\+/) qp = 1
+		if ($0 ~ / Not tainted /) untainted = 1
+		if ($0 ~ /svc_rdma_free\+/) free = 1
+		if ($0 !~ /---\[ end trace/) next
+		if (qp && untainted && free) {
+			print "note: known stock-server defect left out: " buf[2] > "/dev/stderr"
+		} else {
+			for (i = 1; i <= n; i++) print buf[i]
+		}
+		in_report = qp = untainted = free = 0; next }
+	{ print }
+	END { if (in_report) for (i = 1; i <= n; i++) print buf[i] }'
 }
 
 kmemleak_available() {
