@@ -232,6 +232,21 @@ stock_server_known_reports() {
 	END { if (in_report) for (i = 1; i <= n; i++) print buf[i] }'
 }
 
+# The RDMA side of a connection that does not come back: the link, the
+# RDMA-CM ids, the provider's counters that are not zero, the neighbours.
+rdma_state_report() {
+	local dev c
+
+	dev=$(rdma_link_name eth0)
+	rdma link show
+	rdma resource show cm_id 2>/dev/null | head -20
+	for c in /sys/class/infiniband/"$dev"/ports/1/hw_counters/*; do
+		[ -r "$c" ] && [ "$(cat "$c")" != 0 ] &&
+			echo "${c##*/} $(cat "$c")"
+	done
+	ip neigh show dev eth0
+}
+
 kmemleak_available() {
 	[ -e /sys/kernel/debug/kmemleak ]
 }

@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest "client" of the forced-disconnect test: CLIENT_MODULE (ours or
+# stock) mounts NFSv4.2 (hard, default timeouts) while fio writes and
+# verifies and a direct-I/O writer stamps each 1 MiB it completes.
+# EVENTS forced disconnects of mixed kinds follow, one at a time; after
+# each, I/O must resume (the writer completes a write) within 120 s, and
+# the time it took is recorded.  Then fio must have verified everything,
+# the writer's file must match its source, and the times are printed.
+#   link-flap           this guest's eth0 down for one second
+#   device-readd        this guest's RDMA device deleted and added again
+#   sysfs-disconnect    the transport's dstaddr rewritten through sysfs,
+#                       which forces a disconnect (xprt_force_disconnect,
+#                       as sunrpc's inject_disconnect would: CONFIG_FAIL_
+#                       SUNRPC is off in both kernels)
+#   server-*, nfsd-restart, module-swap: done by the server guest
+. "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
+
+module=${CLIENT_MODULE:-ours}
+kinds=${KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect server-link-flap}
+
+# Seconds since boot, to the millisecond.
+now() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+writes_done() {
+	wc -l </tmp/stamps
+}
+
+start_writer() {
+	head -c $((32 << 20)) /dev/urandom >/tmp/w.src
+	: >/tmp/stamps
+	rm -f /tmp/stop
+	(
+		i=0
+		while [ ! -e /tmp/stop ]; do
+			b=$((i % 32))
+			dd if=/tmp/w.src of=/mnt/w bs=1M count=1 skip=$b seek=$b \
+				conv=notrunc oflag=direct status=none || exit 1
+			now >>/tmp/stamps
+			i=$((i + 1))
+		done
+	) >/tmp/writer.log 2>&1 &
+	writer=$!
+}
+
+sysfs_disconnect() {
+	local x
+	# The mount's transport: the only one whose peer is the server.
+	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
+		[ "$(cat "$x/dstaddr" 2>/dev/null)" = 192.0.2.1 ] && break
+	done
+	[ -e "$x/dstaddr" ] || fail "no transport to 192.0.2.1 under /sys/kernel/sunrpc"
+	echo 192.0.2.1 >"$x/dstaddr" || fail "writing $x/dstaddr failed"
+}
+
+event() {
+	local n=$1 kind=$2
+	case "$kind" in
+	link-flap)
+		ip link set eth0 down
+		sleep 1
+		ip link set eth0 up ;;
+	device-readd)
+		timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
+			fail "removing the client's RDMA device hung"
+		rdma_link eth0 ;;
+	sysfs-disconnect)
+		sysfs_disconnect ;;
+	nfsd-restart | server-link-flap | server-device-readd | module-swap)
+		signal_peer "server-event-$n-$kind"
+		wait_peer "server-event-$n-done" 180 ;;
+	*) fail "unknown event $kind" ;;
+	esac
+}
+
+# What a stuck mount looks like: its transport line, the RPCs waiting,
+# the RDMA device, and the kernel's last words.
+stuck_report() {
+	mount_xprt_line /mnt
+	cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null | head -20
+	rdma_state_report
+	dmesg | tail -30
+}
+
+test_begin
+rdma_link eth0
+if [ "$module" = ours ]; then load_our_rpcrdma "$RPCRDMA_KO"; else load_stock_rpcrdma; fi
+wait_peer server-ready 180
+nfs_mount 4.2 192.0.2.1 /mnt
+mount_xprt_line /mnt
+mkdir -p /mnt/fio
+step "fio with verify and a stamping writer, then ${EVENTS:-10} forced disconnects"
+fio --name=verify --directory=/mnt/fio --numjobs=2 --size=8M --bs=64k \
+	--rw=randwrite --direct=1 --ioengine=psync --verify=crc32c \
+	--do_verify=1 --verify_fatal=1 --loops=100000 --runtime=100000 \
+	--output=/tmp/fio.out >/tmp/fio.log 2>&1 &
+fio=$!
+start_writer
+sleep 3
+set -- $kinds
+: >/tmp/times
+for n in $(seq "${EVENTS:-10}"); do
+	i=$(( (n - 1) % $# + 1 ))
+	eval "kind=\${$i}"
+	kill -0 "$writer" 2>/dev/null || fail "the writer failed before event $n"
+	kill -0 "$fio" 2>/dev/null ||
+		{ cat /tmp/fio.out; fail "fio stopped before event $n (a verify failure?)"; }
+	event "$n" "$kind"
+	t=$(now)
+	before=$(writes_done)
+	for _ in $(seq 600); do
+		[ "$(writes_done)" -gt "$before" ] && break
+		sleep 0.2
+	done
+	[ "$(writes_done)" -gt "$before" ] || {
+		stuck_report
+		fail "event $n ($kind): no write completed within 120 s after it"
+	}
+	resumed=$(tail -1 /tmp/stamps)
+	secs=$(echo "$resumed $t" | awk '{ d = $1 - $2; printf "%.1f", d < 0 ? 0 : d }')
+	echo "event $n: $kind, I/O resumed after ${secs}s"
+	echo "$kind $secs" >>/tmp/times
+	sleep 2
+done
+touch /tmp/stop
+wait "$writer" || fail "a write failed across the disconnects"
+kill -INT "$fio" 2>/dev/null
+wait "$fio"
+rc=$?
+grep -E 'verify|err=|WRITE:|READ:' /tmp/fio.out | head -8
+grep -q 'err= 0' /tmp/fio.out && ! grep -qi 'verify:.*bad\|verify failed' /tmp/fio.out ||
+	fail "fio reported an error or a verify failure (exit $rc)"
+# The writer went round the 32 MiB in order: the first min(writes, 32)
+# MiB of the file are the source's.
+mib=$(writes_done)
+[ "$mib" -gt 32 ] && mib=32
+cmp -n $((mib << 20)) /tmp/w.src /mnt/w ||
+	fail "the writer's file differs from its source"
+awk '{ print $2 }' /tmp/times | sort -n | awk '{ a[NR] = $1 }
+	END { printf "resume times: median %.1fs, worst %.1fs over %d events\n",
+	      a[int((NR + 1) / 2)], a[NR], NR }'
+mount_xprt_line /mnt
+write_files /mnt 1 65536 1048576
+umount /mnt
+nfs_mount 4.2 192.0.2.1 /mnt
+verify_files /mnt
+cp /tmp/sums /out/client.sums
+rm -rf /mnt/fio /mnt/w
+umount /mnt
+signal_peer client-finished
+unload_rpcrdma
+test_end

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Forced disconnects of mixed kinds under verified I/O, for each role: our
+# client against the stock server (the client's link flapped, its RDMA
+# device deleted and added, its transport disconnected through sysfs,
+# nfsd restarted), then the stock client against our server (nfsd
+# restarted, the server's RDMA device deleted and added, its rpcrdma
+# swapped for the stock one and back under the live mount).  After each
+# event I/O must resume within 120 s; the resume times are printed; fio's
+# verify and the files written must come out intact.  EVENTS per role:
+# 5 in make check, 20 in make stress.  OUR_CLIENT_KINDS and
+# OUR_SERVER_KINDS choose other kinds (disconnect-client.sh lists them):
+# a flap of the server's link is left out until its stall is fixed
+# (Documentation/reliability.rst).
+. "$(dirname "$0")/../lib/common.sh"
+
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
+events=${DISCONNECT_EVENTS:-5}
+# role NAME SERVER_MODULE CLIENT_MODULE KINDS: one guest pair.
+role() {
+	"$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1/$2" \
+		--server-script "$RPCRDMA_TOP/selftests/guest/disconnect-server.sh" \
+		--client-script "$RPCRDMA_TOP/selftests/guest/disconnect-client.sh" \
+		--timeout $((600 + events * 60)) --env "RPCRDMA_KO=$ko" \
+		--env "EVENTS=$events" --server-env "SERVER_MODULE=$3" \
+		--client-env "CLIENT_MODULE=$4" --client-env "KINDS=$5"
+}
+
+rc=0
+role "$1" our-client stock ours \
+	"${OUR_CLIENT_KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect}" ||
+	rc=1
+role "$1" our-server ours stock \
+	"${OUR_SERVER_KINDS:-nfsd-restart server-device-readd module-swap}" ||
+	rc=1
+grep -h "resume times\|resumed after" "$1"/our-*/client/log 2>/dev/null
+exit $rc
