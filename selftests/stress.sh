@@ -5,8 +5,9 @@
 # make check.  The hostile peer with 2,000 random mutations on top of the
 # generated cases (a new seed each run, printed, so that a failure can be
 # replayed with STRESS_SEED), every crafted reply of the hostile server
-# (make check runs a subset), and fault injection with eight rounds per
-# phase at a higher failure rate.  Logs go to build/stress/<test>; the
+# (make check runs a subset), fault injection with eight rounds per
+# phase at a higher failure rate, and 20 forced disconnects per role under
+# verified I/O (make check does 5).  Logs go to build/stress/<test>; the
 # last line is "selftests: N passed, N failed", and the line before it
 # counts the tests retried after an rdma_rxe crash.
 
@@ -20,5 +21,6 @@ export HOSTILE_PEER_ARGS="--random ${STRESS_RANDOM:-2000} --random-seed $seed"
 export HOSTILE_SERVER_ALL=1
 export FI_ROUNDS=${FI_ROUNDS:-8} FI_PERCENT=${FI_PERCENT:-30}
 export FI_TIMES=${FI_TIMES:-40} FI_TIMEOUT=${FI_TIMEOUT:-3000}
+export DISCONNECT_EVENTS=${DISCONNECT_EVENTS:-20}
 exec "$RPCRDMA_TOP/selftests/run.sh" 70-hostile-peer 75-hostile-server \
-	85-fault-injection
+	85-fault-injection 90-forced-disconnects
