@@ -233,7 +233,8 @@ stock_server_known_reports() {
 }
 
 # The RDMA side of a connection that does not come back: the link, the
-# RDMA-CM ids, the provider's counters that are not zero, the neighbours.
+# RDMA-CM ids, the provider's counters that are not zero, the neighbours,
+# the state of QP1, which carries the CM's messages.
 rdma_state_report() {
 	local dev c
 
@@ -245,6 +246,9 @@ rdma_state_report() {
 			echo "${c##*/} $(cat "$c")"
 	done
 	ip neigh show dev eth0
+	# QP1 in the error state: soft-RoCE's CM is deaf until the device
+	# is added again (Documentation/reliability.rst).
+	rdma resource show qp 2>/dev/null | grep ' type GSI '
 }
 
 kmemleak_available() {
