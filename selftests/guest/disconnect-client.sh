@@ -13,10 +13,12 @@
 #                       as sunrpc's inject_disconnect would: CONFIG_FAIL_
 #                       SUNRPC is off in both kernels)
 #   server-*, nfsd-restart, module-swap: done by the server guest
+# (server-link-flap, the server's eth0 down for one second, is not in the
+# default list: see Documentation/reliability.rst on soft-RoCE's QP1).
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 module=${CLIENT_MODULE:-ours}
-kinds=${KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect server-link-flap}
+kinds=${KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect}
 
 # Seconds since boot, to the millisecond.
 now() {
