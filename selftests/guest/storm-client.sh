@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest "client" of the connection storm: for each server module in turn,
+# an NFSv4.2 mount over the stock rpcrdma writes files, the storm peer
+# (selftests/peer/storm.py) opens STORM_COUNT connections, holds them while
+# the server measures, and closes them; then the mount must still read
+# back what it wrote and write more.
+. "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
+
+PEER="$RPCRDMA_TOP/selftests/peer/storm.py"
+
+test_begin
+rdma_link eth0
+load_stock_rpcrdma
+for module in ours stock; do
+	wait_peer "storm-ready-$module" 0
+	nfs_mount 4.2 192.0.2.1 /mnt
+	write_files /mnt 4096 1048576
+	step "storm of ${STORM_COUNT:-256} connections against the $module server"
+	python3 "$PEER" --server 192.0.2.1 --port "$NFS_PORT" \
+		--count "${STORM_COUNT:-256}" --remote-invalidate \
+		--up-flag "/out/storm-up-$module.flag" \
+		--hold-flag "/out/storm-measured-$module.flag" \
+		--closed-flag "/out/storm-closed-$module.flag" ||
+		fail "the storm against the $module server failed"
+	verify_files /mnt
+	write_files /mnt 65536 4194304
+	umount /mnt
+	nfs_mount 4.2 192.0.2.1 /mnt
+	verify_files /mnt
+	umount /mnt
+	signal_peer "storm-done-$module"
+done
+unload_rpcrdma
+test_end
