@@ -22,6 +22,11 @@ else
 	tests=("$RPCRDMA_TOP"/selftests/tests/*.sh)
 fi
 
+# Every guest crash of this run, retried or not: "TEST PROVIDER MODULE LOG".
+census="$outroot/crashes.txt"
+mkdir -p "$outroot"
+: >"$census"
+
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 n=0 passed=0 failed=0 skipped=0 retried=0
@@ -58,6 +63,9 @@ for t in "${tests[@]}"; do
 		fi
 	fi
 	secs=$(( $(date +%s) - start ))
+	for d in "$out.crash1" "$out"; do
+		[ -d "$d" ] && crash_census "$d" | sed "s|^|$name |" >>"$census"
+	done
 	case $rc in
 	0)
 		echo "ok $n selftests: rpcrdma: $name # ${secs}s$note"
@@ -80,6 +88,11 @@ for t in "${tests[@]}"; do
 	esac
 done
 echo "# totals: pass:$passed fail:$failed skip:$skipped"
+# Crashes per provider and rpcrdma, so that long runs can compare them.
+awk -v f="$census" '{ n[$2 "/" $3]++; t++ }
+	END { s = ""; for (k in n) s = s sprintf(", %s %d", k, n[k])
+	      printf "selftests: %d guest kernel crashes%s%s\n", t,
+		     t ? " (provider/rpcrdma:" substr(s, 2) ")" : "", t ? ", see " f : "" }' "$census"
 echo "selftests: $retried retried after an rdma_rxe crash"
 echo "selftests: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -8,8 +8,9 @@
 # (make check runs a subset), fault injection with eight rounds per
 # phase at a higher failure rate, and 20 forced disconnects per role under
 # verified I/O (make check does 5).  Logs go to build/stress/<test>; the
-# last line is "selftests: N passed, N failed", and the line before it
-# counts the tests retried after an rdma_rxe crash.
+# last line is "selftests: N passed, N failed", the line before it
+# counts the tests retried after an rdma_rxe crash, and the one before
+# that the guest kernel crashes per provider and rpcrdma.
 
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"

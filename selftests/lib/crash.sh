@@ -9,6 +9,12 @@ first_report() {
 		f { print } /---\[ end trace/ { if (f) exit }' "$1"
 }
 
+# The kernel logs the guests of the test in $1 left, at any depth (a test
+# with several guest pairs has a folder per pair).
+guest_logs() {
+	find "$1" -name console.log -o -name dmesg 2>/dev/null | sort
+}
+
 # Did a guest of the test in $1 hit soft-RoCE's own memory corruption?  The
 # first kernel report must name the rxe work queue and have a frame in an
 # rxe function or the network receive path, and none in rpcrdma; anything
@@ -17,8 +23,7 @@ first_report() {
 rxe_crash() {
 	local c report
 
-	for c in "$1"/*/console.log "$1"/*/dmesg; do
-		[ -e "$c" ] || continue
+	for c in $(guest_logs "$1"); do
 		report=$(first_report "$c")
 		echo "$report" | grep -q "Workqueue: rxe_wq" || continue
 		echo "$report" | grep -q '\[rpcrdma\]' && continue
@@ -30,4 +35,42 @@ rxe_crash() {
 		fi
 	done
 	return 1
+}
+
+# The first report in the log $1 that is a crash (an oops, a BUG, a fault
+# or a panic), not a warning the guest survived.
+first_crash() {
+	awk '/BUG:|Oops:|general protection|double fault|Kernel panic/ { f = 1 }
+		f { print } /---\[ end trace|Kernel panic/ { if (f) exit }' "$1"
+}
+
+# crash_census DIR: a line "PROVIDER MODULE LOG" for each guest of the test
+# in DIR whose kernel crashed.  PROVIDER is the RDMA provider loaded (rxe,
+# siw or none) and MODULE the rpcrdma (ours, which is out of tree and so
+# listed as "rpcrdma(O...)", stock, or none), both read from the report's
+# module list.  A guest's console.log is read, or its dmesg without one.
+crash_census() {
+	local c report mods provider module
+
+	for c in $(guest_logs "$1"); do
+		case "$c" in
+		*/dmesg) [ -e "${c%/dmesg}/console.log" ] && continue ;;
+		esac
+		report=$(first_crash "$c")
+		[ -n "$report" ] || continue
+		mods=" $(echo "$report" | sed -n 's/.*Modules linked in://p' | head -1) "
+		case "$mods" in
+		*" siw "* | *" siw("*) provider=siw ;;
+		*" rdma_rxe "* | *" rdma_rxe("*) provider=rxe ;;
+		*) provider=none ;;
+		esac
+		if echo "$mods" | grep -Eq ' rpcrdma\([A-Z]*O[A-Z]*\) '; then
+			module=ours
+		elif echo "$mods" | grep -Eq ' rpcrdma[ (]'; then
+			module=stock
+		else
+			module=none
+		fi
+		echo "$provider $module $c"
+	done
 }

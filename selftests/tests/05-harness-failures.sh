@@ -33,6 +33,23 @@ fake_log "$1/other" "[    1.1] WARNING: CPU: 0 at net/core/skbuff.c" \
 ! rxe_crash "$1/other" || die "a report outside rxe_wq was taken for rxe's"
 echo "rdma_rxe crashes told apart from ours; first report kept"
 
+# The crash census: a crash (not a warning) per guest, at any depth, with
+# the provider and the rpcrdma read from the module list.
+mkdir -p "$1/census/pair/server" "$1/census/pair/client"
+printf '%s\n' "[    1.1] BUG: kernel NULL pointer dereference" \
+	"[    1.2] Modules linked in: rpcrdma(OE) rdma_ucm rdma_rxe" \
+	>"$1/census/pair/server/console.log"
+printf '%s\n' "[    1.1] WARNING: CPU: 0 at net/core/skbuff.c" \
+	"[    1.2] Modules linked in: rpcrdma(OE) siw" \
+	"[    1.3] ---[ end trace 0000000000000000 ]---" \
+	"[    2.1] traps: PANIC: double fault, error_code: 0x0" \
+	"[    2.2] Modules linked in: rpcrdma siw nfsd" \
+	>"$1/census/pair/client/dmesg"
+census=$(crash_census "$1/census" | cut -d' ' -f1,2 | tr '\n' ' ')
+[ "$census" = "siw stock rxe ours " ] ||
+	die "the crash census gave '$census', not 'siw stock rxe ours '"
+echo "guest crashes counted per provider and rpcrdma"
+
 vm="$RPCRDMA_TOP/selftests/lib/vm.sh"
 
 "$vm" --kernel debian --name crash --out "$1" --mem 1024 --timeout 120 \
