@@ -7,7 +7,8 @@
 # replayed with STRESS_SEED), every crafted reply of the hostile server
 # (make check runs a subset), fault injection with eight rounds per
 # phase at a higher failure rate, and 20 forced disconnects per role under
-# verified I/O (make check does 5).  Logs go to build/stress/<test>; the
+# verified I/O (make check does 5), and the siw matrix with ours against
+# ours as well.  Logs go to build/stress/<test>; the
 # last line is "selftests: N passed, N failed", the line before it
 # counts the tests retried after an rdma_rxe crash, and the one before
 # that the guest kernel crashes per provider and rpcrdma.
@@ -22,6 +23,6 @@ export HOSTILE_PEER_ARGS="--random ${STRESS_RANDOM:-2000} --random-seed $seed"
 export HOSTILE_SERVER_ALL=1
 export FI_ROUNDS=${FI_ROUNDS:-8} FI_PERCENT=${FI_PERCENT:-30}
 export FI_TIMES=${FI_TIMES:-40} FI_TIMEOUT=${FI_TIMEOUT:-3000}
-export DISCONNECT_EVENTS=${DISCONNECT_EVENTS:-20}
+export DISCONNECT_EVENTS=${DISCONNECT_EVENTS:-20} SIW_ALL=1
 exec "$RPCRDMA_TOP/selftests/run.sh" 70-hostile-peer 75-hostile-server \
-	85-fault-injection 90-forced-disconnects
+	80-siw-matrix 85-fault-injection 90-forced-disconnects
