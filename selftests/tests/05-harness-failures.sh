@@ -7,6 +7,9 @@
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/crash.sh"
 
+# The crashes below are made on purpose: run.sh's census leaves them out.
+touch "$1/deliberate-crashes"
+
 # Synthetic guest logs: the first report decides, and only an rxe_wq
 # report inside rxe or the receive path counts as soft-RoCE's.
 fake_log() {
