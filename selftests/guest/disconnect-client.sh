@@ -87,7 +87,7 @@ stuck_report() {
 
 test_begin
 rdma_link eth0
-if [ "$module" = ours ]; then load_our_rpcrdma "$RPCRDMA_KO"; else load_stock_rpcrdma; fi
+load_rpcrdma "$module"
 wait_peer server-ready 180
 nfs_mount 4.2 192.0.2.1 /mnt
 mount_xprt_line /mnt

@@ -12,14 +12,6 @@
 
 module=${SERVER_MODULE:-ours}
 
-load_module() {
-	if [ "$1" = ours ]; then
-		load_our_rpcrdma "$RPCRDMA_KO"
-	else
-		load_stock_rpcrdma
-	fi
-}
-
 nfsd_start() {
 	rpc.nfsd --grace-time 10 --lease-time 10 4 || fail "rpc.nfsd did not start"
 	echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist ||
@@ -28,7 +20,7 @@ nfsd_start() {
 
 test_begin
 rdma_link eth0
-load_module "$module"
+load_rpcrdma "$module"
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT, $module rpcrdma"
 nfs_server_start
 signal_peer server-ready
@@ -81,7 +73,7 @@ while :; do
 		rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
 		unload_rpcrdma
 		if [ "$module" = ours ]; then module=stock; else module=ours; fi
-		load_module "$module"
+		load_rpcrdma "$module"
 		nfsd_start
 		echo "now serving with the $module rpcrdma" ;;
 	*) fail "unknown server event $kind" ;;

@@ -25,11 +25,7 @@ connected_ids() {
 test_begin
 rdma_link eth0
 for module in ours stock; do
-	if [ "$module" = ours ]; then
-		load_our_rpcrdma "$RPCRDMA_KO"
-	else
-		load_stock_rpcrdma
-	fi
+	load_rpcrdma "$module"
 	nfs_server_start
 	set -- $(mem_used)
 	before=$1 slab_before=$2

@@ -101,6 +101,15 @@ load_our_rpcrdma() {
 	grep -q '^rpcrdma ' /proc/modules || fail "rpcrdma is not listed after insmod"
 }
 
+# load_rpcrdma ours|stock: our module ($RPCRDMA_KO) or the kernel's own.
+load_rpcrdma() {
+	if [ "$1" = ours ]; then
+		load_our_rpcrdma "$RPCRDMA_KO"
+	else
+		load_stock_rpcrdma
+	fi
+}
+
 unload_rpcrdma() {
 	rmmod rpcrdma || fail "rmmod rpcrdma failed"
 	! grep -q '^rpcrdma ' /proc/modules || fail "rpcrdma still loaded after rmmod"
