@@ -23,7 +23,8 @@ pair() {
 		--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 		--timeout 900 --env "RPCRDMA_KO=$ko" --env RDMA_PROVIDER=siw \
 		--client-env "CLIENT_MODULE=$3" \
-		--env BIG_FILE=2097152 --env DIR_ENTRIES=600 --env FIO_SIZE=1M \
+		--env BIG_FILE=2097152 --env FIO_SIZE=1M \
+		--env "DIR_ENTRIES=$(check_or_full 300 600)" \
 		--env RESTART_SERVER=1 --env "NFS_VERSIONS=${NFS_VERSIONS:-4.2}"
 }
 
