@@ -28,8 +28,15 @@
 /* One entry of each queue and completion queue for ib_drain_qp(). */
 #define RPCRDMA_DRAIN_WRS		1
 
-/* rdma_rw contexts a server RPC may use: a Read, a Write and a Reply chunk. */
-#define RPCRDMA_SERVER_CHUNKS_PER_RPC	3
+/*
+ * Full-size payloads of rdma_rw contexts the server sizes its Send Queue
+ * for, per credit.  An RPC may carry a Read, a Write and a Reply chunk,
+ * but rarely more than one of them is large, and an RPC that needs more
+ * than its share waits for room (srdma_sq_reserve()) instead of
+ * overflowing the queue.  Three per credit tripled every connection's
+ * Send Queue for no measured gain.
+ */
+#define RPCRDMA_SERVER_PAYLOADS_PER_CREDIT	1
 
 /**
  * rpcrdma_dev_limits_get - read a device's limits for sizing
@@ -114,9 +121,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_size_client);
  * @max_sges: SGEs per Send the transport can use at most
  * @q: filled in
  *
- * rdma_rw gets contexts for a Read, a Write and a Reply chunk of a
- * full-size payload per credit when the Send Queue has room, and at
- * least enough for one such payload.
+ * rdma_rw gets contexts for one full-size payload per credit when the
+ * Send Queue has room, and at least enough for one such payload.
  *
  * Return: 0, or -EOPNOTSUPP if the device cannot carry one RPC or
  * cannot initiate RDMA Reads.
@@ -149,7 +155,8 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 
 	sends = q->max_requests + bc_requests;
 	room = (limit - sends - RPCRDMA_DRAIN_WRS) / per_ctx;
-	want_ctxs = q->max_requests * RPCRDMA_SERVER_CHUNKS_PER_RPC * min_ctxs;
+	want_ctxs = q->max_requests * RPCRDMA_SERVER_PAYLOADS_PER_CREDIT *
+		    min_ctxs;
 	q->rw_ctxs = min(want_ctxs, room);
 	q->send_wr = sends + RPCRDMA_DRAIN_WRS;
 	q->sq_depth = q->send_wr + q->rw_ctxs * per_ctx;

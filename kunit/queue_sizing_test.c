@@ -37,12 +37,13 @@
 	.mr_depth = 256, .max_send_sge = (sges) }
 
 /* 64 credits on a device whose rdma_rw registers memory (3 WRs per
- * context) and needs 2 contexts per 1 MiB payload: 64 * 3 * 2 contexts.
+ * context) and needs 2 contexts per 1 MiB payload: a payload per credit,
+ * 64 * 2 contexts.
  */
 #define QS_SERVER_MR(sges) {						\
 	.max_requests = 64, .recv_posted = 72, .recv_wr = 73,		\
-	.rw_ctxs = 384, .send_wr = 73, .sq_depth = 73 + 384 * 3,	\
-	.sq_budget = 1224, .send_cqe = 1225, .recv_cqe = 73,		\
+	.rw_ctxs = 128, .send_wr = 73, .sq_depth = 73 + 128 * 3,	\
+	.sq_budget = 456, .send_cqe = 457, .recv_cqe = 73,		\
 	.max_send_sge = (sges), .ord = 16 }
 
 struct qs_vec {
@@ -72,9 +73,9 @@ static const struct qs_vec qs_vecs[] = {
 			 .rw_mr_factor = 20 },
 		.client = QS_CLIENT_FULL(8),
 		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 3840, .send_wr = 73,
-			    .sq_depth = 3913, .sq_budget = 3912,
-			    .send_cqe = 3913, .recv_cqe = 73,
+			    .recv_wr = 73, .rw_ctxs = 1280, .send_wr = 73,
+			    .sq_depth = 1353, .sq_budget = 1352,
+			    .send_cqe = 1353, .recv_cqe = 73,
 			    .max_send_sge = 13, .ord = 16 },
 	},
 	{
@@ -103,9 +104,9 @@ static const struct qs_vec qs_vecs[] = {
 			 .rw_mr_factor = 9 },
 		.client = QS_CLIENT_FULL(8),
 		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 1728, .send_wr = 73,
-			    .sq_depth = 1801, .sq_budget = 1800,
-			    .send_cqe = 1801, .recv_cqe = 73,
+			    .recv_wr = 73, .rw_ctxs = 576, .send_wr = 73,
+			    .sq_depth = 649, .sq_budget = 648,
+			    .send_cqe = 649, .recv_cqe = 73,
 			    .max_send_sge = 32, .ord = 16 },
 	},
 	{
@@ -249,6 +250,9 @@ static void server_sizing_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q.recv_posted, q.max_requests + QS_BC_SERVER);
 	/* One full payload can always be read or written. */
 	KUNIT_EXPECT_GE(test, q.rw_ctxs, lim->rw_mr_factor);
+	/* And no more than one per credit: every entry costs memory. */
+	KUNIT_EXPECT_LE(test, q.rw_ctxs,
+			q.max_requests * max(lim->rw_mr_factor, 1U));
 	/* Reads in flight: within the device, the client and the tunable. */
 	KUNIT_EXPECT_GE(test, q.ord, 1U);
 	KUNIT_EXPECT_LE(test, q.ord, lim->max_init_rd_atom);
