@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest "client" of the connection storm: for each server module in turn,
 # an NFSv4.2 mount over the stock rpcrdma writes files, the storm peer
-# (selftests/peer/storm.py) opens STORM_COUNT connections, holds them while
-# the server measures, and closes them; then the mount must still read
-# back what it wrote and write more.
+# (selftests/peer/storm.py) opens STORM_COUNT connections from
+# STORM_PARALLEL (8) processes at once, holds them while the server
+# measures, and closes them; then the mount must still read back what it
+# wrote and write more.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 PEER="$RPCRDMA_TOP/selftests/peer/storm.py"
@@ -18,6 +19,7 @@ for module in ours stock; do
 	step "storm of ${STORM_COUNT:-256} connections against the $module server"
 	python3 "$PEER" --server 192.0.2.1 --port "$NFS_PORT" \
 		--count "${STORM_COUNT:-256}" --remote-invalidate \
+		--parallel "${STORM_PARALLEL:-8}" \
 		--up-flag "/out/storm-up-$module.flag" \
 		--hold-flag "/out/storm-measured-$module.flag" \
 		--closed-flag "/out/storm-closed-$module.flag" ||
