@@ -11,13 +11,20 @@
 out=${1:-$RPCRDMA_TOP/build/bench/server}
 rm -rf "$out"
 mkdir -p "$out"
-ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
+# BENCH_KERNEL=test runs both guests on the debug test kernel, which has
+# the function profiler BENCH_PROFILE=1 needs (slower, for profiles only).
+kernel=${BENCH_KERNEL:-debian}
+[ "$kernel" = debian ] || "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null ||
+	exit 1
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
 "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$out" \
+	--server-kernel "$kernel" --client-kernel "$kernel" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/bench-server.sh" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/bench-server-client.sh" \
-	--timeout 3000 --env "RPCRDMA_KO=$ko" --env PEER_TIMEOUT=2900 \
-	--env "BENCH_ROUNDS=${BENCH_ROUNDS:-5}" \
+	--timeout 5400 --env "RPCRDMA_KO=$ko" --env PEER_TIMEOUT=5300 \
+	--env "BENCH_ROUNDS=${BENCH_ROUNDS:-8}" \
 	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" \
-	${BENCH_JOBS:+--env "BENCH_JOBS=$BENCH_JOBS"} || exit 1
+	${BENCH_JOBS:+--env "BENCH_JOBS=$BENCH_JOBS"} \
+	${BENCH_PROFILE:+--env "BENCH_PROFILE=$BENCH_PROFILE"} || exit 1
 exec python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
 	"server: ours vs stock (stock client)"

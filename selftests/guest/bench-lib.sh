@@ -1,7 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
-# What both make bench clients measure, in one place.
+# What both make bench clients measure, in one place, and the CPU
+# accounting both guests share.
+#
+# Every job records its figure (MiB/s, IOPS or ops/s) and the CPU time
+# per operation of each guest: busy jiffies from /proc/stat (everything
+# but idle and iowait) across the job, divided by the operations the job
+# completed.  Under TCG the whole stack is CPU bound, so the CPU spent
+# per operation shows a module's share of the work with less noise than
+# throughput.  The guest that runs the jobs reads its own counters; the
+# other guest runs cpu_sampler, which answers each numbered mark with its
+# own count (/out/cpu-peer.csv).
+#
+# Results go to /out/bench.csv as "round,module,metric,value"; the CPU
+# figures are metrics named JOB_cpu_us_client and JOB_cpu_us_server.
+#
+# BENCH_PROFILE=1 (with BENCH_KERNEL=test) also runs the ftrace function
+# profiler on rpcrdma.ko in both guests during every job and writes
+# /out/profile-{client,server}-ROUND-MODULE-JOB.txt: the module's own
+# time per operation and its functions by own time.
 
 RUNTIME=${BENCH_RUNTIME:-8}
+BENCH_JOBS=${BENCH_JOBS:-write read randread randwrite metadata nconnect}
+# Files the metadata job creates, stats and removes per round.
+METADATA_FILES=${BENCH_METADATA_FILES:-400}
+CPU_MARK=0
+PROFILE=${BENCH_PROFILE:-0}
 
 # load_module ours|stock
 load_module() {
@@ -11,40 +34,218 @@ load_module() {
 	esac
 }
 
-fio_metric() {	# NAME RW BS DEPTH FIELD
-	fio --name="$1" --filename=/mnt/bench.dat --size=64M --rw="$2" \
-		--bs="$3" --iodepth="$4" --ioengine=libaio --direct=1 \
-		--time_based --runtime="$RUNTIME" --ramp_time=1 \
-		--output-format=json --output=/tmp/fio.json >/dev/null ||
-		fail "fio $1 failed"
-	python3 -c 'import json, sys
-j = json.load(open("/tmp/fio.json"))["jobs"][0]
-d, f = sys.argv[1].split(".")
-v = j[d][f]
-print(round(v / 1024.0, 2) if f == "bw" else round(v))' "$5"
+# "BUSY ALL": jiffies this guest's CPUs have been busy since boot, and
+# all jiffies (busy, idle and iowait), which must grow with the wall clock.
+cpu_busy() {
+	awk '$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9
+		print b, b + $5 + $6; exit }' /proc/stat
 }
 
-# bench_round ROUND MODULE: mount, the three fio figures, unmount.
-bench_round() {
-	local w r i
+# profile_start: the ftrace function profiler (CONFIG_FUNCTION_PROFILER,
+# which the test kernel has and Debian's has not) on every function of
+# the loaded rpcrdma.ko, ours or stock, counting each function's own time
+# (graph-time off).
+profile_start() {
+	local t=/sys/kernel/tracing
 
+	mountpoint -q $t || mount -t tracefs nodev $t
+	[ -e $t/function_profile_enabled ] ||
+		fail "no function profiler in this kernel (BENCH_KERNEL=test has one)"
+	echo 0 >$t/function_profile_enabled
+	echo ':mod:rpcrdma' >$t/set_ftrace_filter ||
+		fail "cannot trace the functions of rpcrdma"
+	echo 0 >$t/options/graph-time
+	echo 1 >$t/function_profile_enabled
+}
+
+# profile_stop NAME OPS: stop; /out/profile-NAME.raw gets ftrace's
+# statistics and /out/profile-NAME.txt the module's own time in all and
+# per operation, then its functions by own time.
+profile_stop() {
+	local t=/sys/kernel/tracing
+
+	echo 0 >$t/function_profile_enabled
+	cat $t/trace_stat/function* >"/out/profile-$1.raw"
+	awk -v ops="$2" '
+		$1 ~ /^[a-z_]/ && $2 ~ /^[0-9]+$/ {
+			us = $3; if ($4 == "ms") us *= 1000
+			hit[$1] += $2; time[$1] += us; total += us }
+		END {
+			printf "rpcrdma.ko own time: %.0f us in all, %.2f us per operation (%d operations)\n",
+				total, ops ? total / ops : 0, ops
+			for (f in time)
+				printf "%12.1f us %10d hits %8.3f us/op  %s\n",
+					time[f], hit[f], ops ? time[f] / ops : 0, f
+		}' "/out/profile-$1.raw" | sort -k1,1 -rn >"/out/profile-$1.txt"
+	# The filter stays: an empty one would trace every function.
+}
+
+# cpu_sampler: in the guest that does not run the jobs, answer mark N
+# (flag cpumark-N, which holds "begin LABEL" or "end LABEL") with
+# "N BUSY ALL" in /out/cpu-peer.csv, in order, until killed.
+cpu_sampler() {
+	local n=1 what label
+
+	while :; do
+		if [ -e "/out/cpumark-$n.flag" ]; then
+			read -r what label ops <"/out/cpumark-$n.flag"
+			echo "$n $(cpu_busy)" >>/out/cpu-peer.csv
+			if [ "$PROFILE" = 1 ]; then
+				case $what in
+				begin) profile_start ;;
+				end) profile_stop "server-$label" "${ops:-0}" ;;
+				esac
+			fi
+			signal_peer "cpumarked-$n"
+			n=$((n + 1))
+		else
+			sleep 0.05
+		fi
+	done
+}
+
+# cpu_mark begin|end LABEL [OPS]: "BUSY ALL" jiffies (cpu_busy) now in
+# this guest, then in the other; with BENCH_PROFILE=1 profiles both
+# guests between begin and end (OPS: the operations done in between).
+cpu_mark() {
+	local own peer
+
+	CPU_MARK=$((CPU_MARK + 1))
+	own=$(cpu_busy)
+	[ "$PROFILE" = 1 ] && [ "$1" = end ] && profile_stop "client-$2" "$3"
+	echo "$1 $2 ${3:-}" >"/out/cpumark-$CPU_MARK.flag"
+	wait_peer "cpumarked-$CPU_MARK" 60
+	peer=$(awk -v n="$CPU_MARK" '$1 == n { print $2, $3 }' /out/cpu-peer.csv)
+	[ "$PROFILE" = 1 ] && [ "$1" = begin ] && profile_start
+	echo "$own ${peer:?no CPU sample from the peer}"
+}
+
+# record ROUND MODULE METRIC VALUE
+record() {
+	echo "$1,$2,$3,$4" >>/out/bench.csv
+}
+
+# fio_result FILE bw|iops: "FIGURE OPS" from a fio JSON report, summed over its
+# jobs: MiB/s for a sequential job, IOPS otherwise.
+fio_result() {
+	python3 -c 'import json, sys
+jobs = json.load(open(sys.argv[1]))["jobs"]
+ops = sum(j[d]["total_ios"] for j in jobs for d in ("read", "write"))
+if sys.argv[2] == "bw":
+    v = sum(j[d]["bw"] for j in jobs for d in ("read", "write")) / 1024.0
+else:
+    v = sum(j[d]["iops"] for j in jobs for d in ("read", "write"))
+print(round(v, 2), ops)' "$1" "$2"
+}
+
+# fio_job DIR RW BS DEPTH JOBS FIGURE: fio on DIR/bench.dat, RUNTIME
+# seconds after a second of ramp; prints "FIGURE OPS" (OPS after the
+# ramp).  /tmp/job.started appears when the I/O begins.
+fio_job() {
+	fio --name=bench --filename="$1/bench.dat" --size=64M --rw="$2" \
+		--bs="$3" --iodepth="$4" --numjobs="$5" --ioengine=libaio \
+		--direct=1 --time_based --ramp_time=1 --runtime="$RUNTIME" \
+		--exec_prerun="touch /tmp/job.started" --output-format=json \
+		--output=/tmp/fio.json >/dev/null || fail "fio $2 $3 failed"
+	fio_result /tmp/fio.json "$6"
+}
+
+# metadata_job DIR: create, stat and unlink METADATA_FILES files in a
+# fresh directory (a mount with actimeo=0, so every stat is a GETATTR);
+# prints "OPS/S OPS".
+metadata_job() {
+	python3 - "$1/md" "$METADATA_FILES" <<-'EOF'
+	import os, sys, time
+	d, n = sys.argv[1], int(sys.argv[2])
+	os.mkdir(d)
+	open("/tmp/job.started", "w").close()
+	t = time.monotonic()
+	for i in range(n):
+	    os.close(os.open(f"{d}/f{i}", os.O_CREAT | os.O_WRONLY, 0o644))
+	for i in range(n):
+	    os.stat(f"{d}/f{i}")
+	for i in range(n):
+	    os.unlink(f"{d}/f{i}")
+	t = time.monotonic() - t
+	os.rmdir(d)
+	print(round(3 * n / t, 1), 3 * n)
+	EOF
+}
+
+# measure ROUND MODULE JOB UNIT RAMP CMD...: run CMD (which prints
+# "FIGURE OPS" and creates /tmp/job.started when its work begins), record
+# the figure as JOB_UNIT and both guests' CPU time per operation as
+# JOB_cpu_us_client and JOB_cpu_us_server.  The CPU window opens RAMP
+# seconds after the work began (when fio's ramp ends and it starts
+# counting) and closes when CMD ends.
+measure() {
+	local round=$1 mod=$2 job=$3 unit=$4 ramp=$5 before after res ops pid
+	shift 5
+
+	rm -f /tmp/job.started /tmp/job.out
+	"$@" >/tmp/job.out &
+	pid=$!
+	while [ ! -e /tmp/job.started ]; do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	sleep "$ramp"
+	cpu_mark begin "$round-$mod-$job" >/tmp/cpu.begin ||
+		{ cat /tmp/cpu.begin; exit 1; }
+	wait "$pid" || fail "$job failed"
+	[ -e /tmp/job.started ] || fail "$job never started"
+	res=$(cat /tmp/job.out)
+	cpu_mark end "$round-$mod-$job" "${res#* }" >/tmp/cpu.end ||
+		{ cat /tmp/cpu.end; exit 1; }
+	before=$(cat /tmp/cpu.begin)
+	after=$(cat /tmp/cpu.end)
+	ops=${res#* }
+	[ "$ops" -gt 0 ] || fail "$job: no operations completed"
+	record "$round" "$mod" "${job}_$unit" "${res% *}"
+	# shellcheck disable=SC2086
+	set -- $before $after
+	# Jiffies are 10 ms: microseconds per operation.
+	record "$round" "$mod" "${job}_cpu_us_client" \
+		$(( ($5 - $1) * 10000 / ops ))
+	record "$round" "$mod" "${job}_cpu_us_server" \
+		$(( ($7 - $3) * 10000 / ops ))
+	echo "  $job: ${res% *} $unit, $ops ops; CPU busy $(( $5 - $1 )) of" \
+		"$(( $6 - $2 )) jiffies (client), $(( $7 - $3 )) of" \
+		"$(( $8 - $4 )) (server)"
+}
+
+wanted() {
+	case " $BENCH_JOBS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# bench_round ROUND MODULE: mount, every job BENCH_JOBS names, unmount.
+bench_round() {
 	nfs_mount 4.2 192.0.2.1 /mnt
 	# Lay the file out once, outside the measurement.
 	[ -e /mnt/bench.dat ] ||
 		dd if=/dev/zero of=/mnt/bench.dat bs=1M count=64 status=none
-	# BENCH_JOBS picks some of the three (e.g. "write" to measure only that).
-	case " ${BENCH_JOBS:-write read randread} " in *" write "*)
-		w=$(fio_metric seqwrite write 1M 4 write.bw)
-		echo "$1,$2,seq_write_MBps,$w" >>/out/bench.csv ;;
-	esac
-	case " ${BENCH_JOBS:-write read randread} " in *" read "*)
-		r=$(fio_metric seqread read 1M 4 read.bw)
-		echo "$1,$2,seq_read_MBps,$r" >>/out/bench.csv ;;
-	esac
-	case " ${BENCH_JOBS:-write read randread} " in *" randread "*)
-		i=$(fio_metric randread randread 4k 16 read.iops)
-		echo "$1,$2,rand_read_4k_iops,$i" >>/out/bench.csv ;;
-	esac
-	echo "  write ${w:--} MiB/s, read ${r:--} MiB/s, randread ${i:--} IOPS"
+	wanted write && measure "$1" "$2" seq_write MBps 1 \
+		fio_job /mnt write 1M 4 1 bw
+	wanted read && measure "$1" "$2" seq_read MBps 1 \
+		fio_job /mnt read 1M 4 1 bw
+	wanted randread && measure "$1" "$2" rand_read_4k iops 1 \
+		fio_job /mnt randread 4k 16 1 iops
+	wanted randwrite && measure "$1" "$2" rand_write_4k iops 1 \
+		fio_job /mnt randwrite 4k 16 1 iops
 	umount /mnt
+	if wanted metadata; then
+		mkdir -p /mnt
+		mount -t nfs -o "vers=4.2,proto=rdma,port=$NFS_PORT,actimeo=0" \
+			192.0.2.1:/ /mnt || fail "metadata mount failed"
+		measure "$1" "$2" metadata ops_per_s 0 metadata_job /mnt
+		umount /mnt
+	fi
+	if wanted nconnect; then
+		mount -t nfs -o "vers=4.2,proto=rdma,port=$NFS_PORT,nconnect=4" \
+			192.0.2.1:/ /mnt || fail "nconnect=4 mount failed"
+		measure "$1" "$2" nconnect4_rand_read_4k iops 1 \
+			fio_job /mnt randread 4k 8 4 iops
+		umount /mnt
+	fi
 }

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest "client" of make bench (server): the stock client measures
 # whichever server module the server guest has loaded (see
-# bench-server.sh).  Each measurement mounts NFSv4.2 over RDMA, runs fio
-# (sequential 1 MiB write and read, 4 KiB random read) and unmounts.
-# Results go to /out/bench.csv as "round,module,metric,value", where
-# module names the server's module.
+# bench-server.sh).  Each measurement runs the jobs of bench-lib.sh with
+# the CPU time per operation of both guests.  Results go to
+# /out/bench.csv as "round,module,metric,value", where module names the
+# server's module.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 . "$RPCRDMA_TOP/selftests/guest/bench-lib.sh"
 
-ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=${BENCH_ROUNDS:-8}
 
 test_begin
 rdma_link eth0

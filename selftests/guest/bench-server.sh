@@ -8,7 +8,7 @@
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 . "$RPCRDMA_TOP/selftests/guest/bench-lib.sh"
 
-ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=${BENCH_ROUNDS:-8}
 
 test_begin
 rdma_link eth0
@@ -17,6 +17,8 @@ nfs_server_start
 # start every round from none.
 rpc.nfsd 0
 unload_rpcrdma
+cpu_sampler &
+sampler=$!
 for round in $(seq 1 "$ROUNDS"); do
 	if [ $((round % 2)) = 1 ]; then order="ours stock"; else order="stock ours"; fi
 	for mod in $order; do
@@ -32,6 +34,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		unload_rpcrdma
 	done
 done
+kill "$sampler"
 nfs_server_stop
 test_end
 step "clean"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest "server": the kernel NFS server over the stock rpcrdma on soft-RoCE;
-# serves until the client is done, then shuts down cleanly.
+# serves until the client is done, then shuts down cleanly.  With
+# CPU_SAMPLER=1 (make bench) it answers the client's CPU marks.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 test_begin
@@ -9,6 +10,11 @@ load_stock_rpcrdma
 STOCK_SERVER=1
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT"
 nfs_server_start
+if [ "${CPU_SAMPLER:-0}" = 1 ]; then
+	. "$RPCRDMA_TOP/selftests/guest/bench-lib.sh"
+	cpu_sampler &
+	sampler=$!
+fi
 signal_peer server-ready
 if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	wait_peer restart-server "${PEER_TIMEOUT:-0}"
@@ -23,6 +29,7 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	signal_peer server-restarted
 fi
 wait_peer client-finished "${PEER_TIMEOUT:-0}"
+[ -z "${sampler:-}" ] || kill "$sampler"
 step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
 nfs_server_stop
