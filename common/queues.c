@@ -38,6 +38,16 @@
  */
 #define RPCRDMA_SERVER_PAYLOADS_PER_CREDIT	1
 
+/*
+ * The client asks for a Send completion once per this fraction of its
+ * slots, and at most once per RPCRDMA_CLIENT_SEND_BATCH_MAX Sends.  A
+ * finished RPC whose Send is not signaled keeps its slot until a later
+ * signaled Send completes, so at most send_batch - 1 slots wait on a
+ * Send that may not come soon: an eighth of them, and the rest serve.
+ */
+#define RPCRDMA_CLIENT_SEND_BATCH_SHIFT	3
+#define RPCRDMA_CLIENT_SEND_BATCH_MAX	16
+
 /**
  * rpcrdma_dev_limits_get - read a device's limits for sizing
  * @device: the device a connection is on
@@ -107,6 +117,16 @@ int rpcrdma_size_client(const struct rpcrdma_dev_limits *lim, u32 slots,
 	q->recv_cqe = q->recv_wr;
 	q->mr_depth = min(max_pages, lim->max_fr_pages);
 	q->max_send_sge = min(max_sges, lim->max_send_sge);
+	/*
+	 * Work Requests of a finished RPC stay on the Send Queue until a
+	 * later signaled one completes, but never longer than it keeps its
+	 * slot.  With a queue sized for every slot that is always room;
+	 * with fewer credits than slots, each RPC waits for its Send.
+	 */
+	q->send_batch = 0;
+	if (q->max_requests == slots)
+		q->send_batch = clamp(slots >> RPCRDMA_CLIENT_SEND_BATCH_SHIFT,
+				      1U, RPCRDMA_CLIENT_SEND_BATCH_MAX);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_size_client);

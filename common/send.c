@@ -40,6 +40,7 @@ void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 	ss->max = min_t(unsigned int, max, RPCRDMA_MAX_SEND_SGES);
 	ss->nr = 0;
 	ss->pulled_up = 0;
+	ss->maps_pages = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_init);
 
@@ -106,6 +107,7 @@ static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
 		rc = rpcrdma_send_sges_map(ss, NULL,
 					   xdr->pages[pbase >> PAGE_SHIFT],
 					   off, n);
+		ss->maps_pages = true;
 		pos += n;
 	}
 	if (!rc && pos < end)
@@ -142,6 +144,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 
 	ss->nr = 0;
 	ss->pulled_up = 0;
+	ss->maps_pages = false;
 	rc = rpcrdma_send_sges_map(ss, hdr_buf, NULL, 0, hdr_len);
 	for (i = 0; i < 2 && !rc; i++)
 		rc = rpcrdma_send_sges_gather(ss, xdr, ranges[i][0],
@@ -154,6 +157,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 
 	/* Too many pieces for this device: copy them after the header. */
 	rpcrdma_send_sges_unmap(ss);
+	ss->maps_pages = false;
 	len = 0;
 	for (i = 0; i < 2; i++) {
 		if (ranges[i][0] >= ranges[i][1])

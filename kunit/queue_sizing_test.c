@@ -34,7 +34,7 @@
 #define QS_CLIENT_FULL(sges) {						\
 	.max_requests = 128, .send_wr = 128 * 17 + 17, .send_cqe = 2193,	\
 	.recv_posted = 128 + 16 + 2, .recv_wr = 147, .recv_cqe = 147,	\
-	.mr_depth = 256, .max_send_sge = (sges) }
+	.mr_depth = 256, .max_send_sge = (sges), .send_batch = 16 }
 
 /* 64 credits on a device whose rdma_rw registers memory (3 WRs per
  * context) and needs 2 contexts per 1 MiB payload: a payload per credit,
@@ -119,7 +119,7 @@ static const struct qs_vec qs_vecs[] = {
 		.client = { .max_requests = 14, .send_wr = 255,
 			    .send_cqe = 255, .recv_posted = 32,
 			    .recv_wr = 33, .recv_cqe = 33, .mr_depth = 32,
-			    .max_send_sge = 2 },
+			    .max_send_sge = 2, .send_batch = 0 },
 		.server = { .max_requests = 64, .recv_posted = 72,
 			    .recv_wr = 73, .rw_ctxs = 61, .send_wr = 73,
 			    .sq_depth = 256, .sq_budget = 255,
@@ -136,7 +136,7 @@ static const struct qs_vec qs_vecs[] = {
 		.client = { .max_requests = 2, .send_wr = 51,
 			    .send_cqe = 51, .recv_posted = 20,
 			    .recv_wr = 21, .recv_cqe = 21, .mr_depth = 8,
-			    .max_send_sge = 4 },
+			    .max_send_sge = 4, .send_batch = 0 },
 		.server = { .max_requests = 54, .recv_posted = 62,
 			    .recv_wr = 63, .rw_ctxs = 1, .send_wr = 63,
 			    .sq_depth = 64, .sq_budget = 63,
@@ -218,6 +218,38 @@ static void client_sizing_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q.recv_wr, q.recv_posted + 1);
 	KUNIT_EXPECT_GE(test, q.max_requests, 1U);
 	KUNIT_EXPECT_LE(test, q.max_requests, QS_SLOTS);
+	/*
+	 * Unsignaled Sends only when the Send Queue holds every slot's
+	 * Work Requests, and never so many that the slots held by them
+	 * leave fewer than seven in eight for new RPCs.
+	 */
+	if (q.send_batch) {
+		KUNIT_EXPECT_EQ(test, q.max_requests, QS_SLOTS);
+		KUNIT_EXPECT_LE(test, q.send_batch * 8, QS_SLOTS);
+	} else {
+		KUNIT_EXPECT_LT(test, q.max_requests, QS_SLOTS);
+	}
+}
+
+/* One Send in an eighth of the slots is signaled, between 1 and 16. */
+static void client_send_batch_few_slots_case(struct kunit *test)
+{
+	const struct rpcrdma_dev_limits *lim = &qs_vecs[0].lim;
+	struct rpcrdma_client_queues q = {};
+	static const u32 slots[] = { 2, 8, 15, 16, 64, 200 };
+	static const u32 batch[] = { 1, 1, 1, 2, 8, 16 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(slots); i++) {
+		KUNIT_ASSERT_EQ(test, rpcrdma_size_client(lim, slots[i],
+							  QS_MAX_MRS,
+							  QS_BC_CLIENT,
+							  QS_MAX_PAGES,
+							  QS_CLIENT_SGES, &q),
+				0);
+		KUNIT_EXPECT_EQ_MSG(test, q.send_batch, batch[i],
+				    "%u slots", slots[i]);
+	}
 }
 
 static void server_sizing_case(struct kunit *test)
@@ -279,6 +311,7 @@ static void server_ord_from_client_case(struct kunit *test)
 
 static struct kunit_case rpcrdma_queue_sizing_cases[] = {
 	KUNIT_CASE_PARAM(client_sizing_case, qs_gen_params),
+	KUNIT_CASE(client_send_batch_few_slots_case),
 	KUNIT_CASE_PARAM(server_sizing_case, qs_gen_params),
 	KUNIT_CASE(server_ord_from_client_case),
 	{}

@@ -152,6 +152,9 @@ static void send_sges_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ss->nr, v->nr);
 	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
 	KUNIT_ASSERT_LE(test, ss->nr, v->max);
+	/* Pages of the upper layer mapped only when gathered in place. */
+	KUNIT_EXPECT_EQ(test, ss->maps_pages,
+			!v->pulled_up && v->page_len && !v->hole);
 
 	/* What the device would send: each SGE in turn. */
 	for (i = 0; i < ss->nr; i++) {

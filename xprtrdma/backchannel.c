@@ -162,12 +162,8 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 	if (rc)
 		return -EIO;
 
-	kref_get(&req->ref);
-	rc = xrdma_post_send(req, ep->ib.qp);
+	rc = xrdma_post_send(req, ep);
 	if (rc) {
-		trace_xprtrdma_post_send_err(req, rc);
-		rpcrdma_send_sges_unmap(&req->sges);
-		xrdma_req_put(req);
 		xprt_force_disconnect(xprt);
 		return -ENOTCONN;
 	}

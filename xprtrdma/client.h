@@ -13,7 +13,8 @@
  *   connect and torn down completely on close, so nothing the peer was
  *   given (rkeys) survives the queue pair it was given on.
  * - struct xrdma_req is one RPC slot.  It is referenced by the RPC
- *   layer from alloc_slot to free_slot and by every Send in flight; it
+ *   layer from alloc_slot to free_slot and by its Send until that Send
+ *   is known complete (which may be after the RPC is, see sendq.c); it
  *   goes back to the pool when the last reference is dropped.
  * - struct xrdma_mr belongs to an endpoint's pool and is lent to one
  *   request between registration and invalidation.
@@ -224,6 +225,13 @@ struct xrdma_rep {
  * @reps: the Receive buffers
  * @nr_reps: entries in @reps
  * @rep_size: size of one Receive buffer
+ * @send_lock: protects @send_fifo, @send_unsignaled and each request's
+ *	@send_queued
+ * @send_fifo: requests whose Send was posted on this connection and not
+ *	yet known to be complete, in posting order (see sendq.c)
+ * @send_batch: one Send in this many is signaled; 0: all of them, and
+ *	each RPC waits for its Send to complete
+ * @send_unsignaled: Sends posted unsignaled since the last signaled one
  */
 struct xrdma_ep {
 	struct xrdma_xprt *rx;
@@ -250,6 +258,11 @@ struct xrdma_ep {
 	struct xrdma_rep *reps;
 	unsigned int nr_reps;
 	unsigned int rep_size;
+
+	spinlock_t send_lock;		/* @send_fifo, @send_unsignaled */
+	struct list_head send_fifo;
+	unsigned int send_batch;
+	unsigned int send_unsignaled;
 };
 
 /**
@@ -257,9 +270,9 @@ struct xrdma_ep {
  * @rqst: the RPC layer's request (first: see xrdma_rqst_to_req())
  * @rx: owning transport
  * @free_node: entry in the transport's free list
- * @ref: slot reference plus one per Send in flight
- * @done: count of events still needed to complete the reply: the Send
- *	completion and the reply with its invalidation
+ * @ref: slot reference plus one for a Send not yet known complete
+ * @done: count of events still needed to complete the reply: the reply
+ *	with its invalidation, and the Send's completion if @send_waits
  * @rpc_buf: backing store of rq_buffer and rq_rbuffer
  * @rpc_buf_size: size of @rpc_buf
  * @hdr_buf: transport header, followed by pulled-up payload if needed
@@ -269,6 +282,10 @@ struct xrdma_ep {
  * @send_cid: completion ID of @send_wr: the slot's number, and the Send
  *	CQ it was last posted to
  * @sges: SGEs of @send_wr and their DMA mappings
+ * @send_node: entry in the endpoint's @send_fifo
+ * @send_queued: @send_node is on a @send_fifo
+ * @send_waits: the RPC completes only after its Send does (the Send
+ *	maps pages of the upper layer)
  * @offered: the chunk lists sent with the call
  * @chunks: storage for @offered
  * @segs: storage for @offered
@@ -300,6 +317,9 @@ struct xrdma_req {
 	struct ib_cqe send_cqe;
 	struct rpcrdma_cid send_cid;
 	struct rpcrdma_send_sges sges;
+	struct list_head send_node;
+	bool send_queued;
+	bool send_waits;
 
 	struct rpcrdma_chunk_lists offered;
 	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS];
@@ -403,9 +423,13 @@ struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,
 int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req);
 int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 		     unsigned int split, unsigned int resume);
-void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
-int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp);
+
+/* sendq.c */
+void xrdma_sendq_init(struct xrdma_ep *ep, unsigned int batch);
+int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep);
+void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void xrdma_sendq_retire_all(struct xrdma_ep *ep);
 
 /* backchannel.c */
 void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
@@ -427,6 +451,8 @@ int xrdma_post_recv(struct xrdma_rep *rep);
 int xrdma_plan_rpc(const struct xrdma_ep *ep, const struct xdr_buf *snd,
 		   const struct xdr_buf *rcv, struct xrdma_plan *p);
 u32 xrdma_credit_window(u32 grant, bool bc_call, u32 window, u32 max);
+bool xrdma_send_signal(unsigned int *unsignaled, unsigned int batch,
+		       bool must);
 int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
 			const u8 *payload);
 #endif

@@ -172,6 +172,7 @@ static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 	ep->max_requests = q->max_requests;
 	ep->nr_reps = q->recv_posted;
 	ep->rep_size = rx->inline_read;
+	xrdma_sendq_init(ep, q->send_batch);
 	return 0;
 }
 
@@ -217,6 +218,7 @@ static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	ib_drain_rq(ep->ib.qp);
 	ib_drain_sq(ep->ib.qp);
+	xrdma_sendq_retire_all(ep);
 	xrdma_reqs_release_mrs(rx, ep);
 	xrdma_mr_pool_destroy(ep);
 	rpcrdma_ib_destroy(&ep->ib, ep->id);

@@ -108,36 +108,6 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc)
 	return rc;
 }
 
-/**
- * xrdma_post_send - post a request's FastRegs (if any) and its Send
- * @req: request whose SGEs and MRs are ready
- * @qp: the queue pair to post on
- *
- * The Send is signaled; its completion (xrdma_send_done()) drops the
- * reference the caller took for it.
- *
- * Return: 0 or the verbs error.
- */
-int xrdma_post_send(struct xrdma_req *req, struct ib_qp *qp)
-{
-	const struct ib_send_wr *bad;
-	unsigned int i;
-
-	req->send_cqe.done = xrdma_send_done;
-	req->send_wr.next = NULL;
-	req->send_wr.wr_cqe = &req->send_cqe;
-	req->send_wr.sg_list = req->sges.sge;
-	req->send_wr.num_sge = req->sges.nr;
-	req->send_wr.opcode = IB_WR_SEND;
-	req->send_wr.send_flags = IB_SEND_SIGNALED;
-	req->send_cid.queue_id = qp->send_cq->res.id;
-	if (trace_xprtrdma_mr_fastreg_enabled())
-		for (i = 0; i < req->nr_mrs; i++)
-			trace_xprtrdma_mr_fastreg(req->mrs[i]);
-	trace_xprtrdma_post_send(req);
-	return ib_post_send(qp, xrdma_mrs_reg_chain(req, &req->send_wr), &bad);
-}
-
 /* Add @n registered segments to the chunk of @type being built. */
 static int xrdma_add_segs(struct rpcrdma_chunk_lists *cl,
 			  enum xrdma_chunktype type, u32 position,

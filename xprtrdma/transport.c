@@ -164,28 +164,6 @@ static void xrdma_buf_free(struct rpc_task *task)
  * Send path
  */
 
-/**
- * xrdma_send_done - Send completion handler
- * @cq: the send completion queue
- * @wc: the completion
- */
-void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct xrdma_req *req = container_of(wc->wr_cqe, struct xrdma_req,
-					     send_cqe);
-	struct rpc_xprt *xprt = &req->rx->xprt;
-
-	trace_xprtrdma_wc_send(wc, &req->send_cid);
-	if (wc->status != IB_WC_SUCCESS) {
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			xprt_force_disconnect(xprt);
-	}
-	rpcrdma_send_sges_unmap(&req->sges);
-	if (!req->is_bc)
-		xrdma_req_done(req);
-	xrdma_req_put(req);
-}
-
 static void xrdma_close(struct rpc_xprt *xprt);
 
 static int xrdma_send_request(struct rpc_rqst *rqst)
@@ -222,17 +200,11 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	req->reply_claimed = false;
 	req->reply_status = 0;
 	req->reply_len = 0;
-	atomic_set(&req->done, 2);
-	kref_get(&req->ref);
 
 	rqst->rq_xtime = ktime_get();
-	rc = xrdma_post_send(req, rx->ep->ib.qp);
-	if (rc) {
-		trace_xprtrdma_post_send_err(req, rc);
-		rpcrdma_send_sges_unmap(&req->sges);
-		xrdma_req_put(req);
+	rc = xrdma_post_send(req, rx->ep);
+	if (rc)
 		goto drop_connection;
-	}
 	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
 
 	/* A call without a reply would leave the credit count wrong. */

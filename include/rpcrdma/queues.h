@@ -44,6 +44,10 @@ struct rpcrdma_dev_limits {
  * @recv_cqe: Receive completion queue entries
  * @mr_depth: pages one MR maps
  * @max_send_sge: SGEs per Send used
+ * @send_batch: one Send in this many asks for a completion, and an RPC
+ *	completes without waiting for its own Send's; 0: every Send asks
+ *	for one and its RPC waits for it (the Send Queue has no room for
+ *	the unsignaled Sends of finished RPCs)
  */
 struct rpcrdma_client_queues {
 	u32 max_requests;
@@ -54,6 +58,7 @@ struct rpcrdma_client_queues {
 	u32 recv_cqe;
 	u32 mr_depth;
 	u32 max_send_sge;
+	u32 send_batch;
 };
 
 /**

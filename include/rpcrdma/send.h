@@ -22,6 +22,8 @@
  * @mapped: DMA length mapped for each SGE
  * @pulled_up: payload bytes copied into the header buffer by the last
  *	rpcrdma_send_sges_build() (0 if everything was gathered in place)
+ * @maps_pages: some SGE maps a page of the message's page list, which
+ *	belongs to the upper layer rather than to the transport
  */
 struct rpcrdma_send_sges {
 	struct ib_device *device;
@@ -31,6 +33,7 @@ struct rpcrdma_send_sges {
 	struct ib_sge sge[RPCRDMA_MAX_SEND_SGES];
 	unsigned int mapped[RPCRDMA_MAX_SEND_SGES];
 	unsigned int pulled_up;
+	bool maps_pages;
 };
 
 struct page *rpcrdma_kaddr_page(const void *p);

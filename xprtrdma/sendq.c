@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Client Send Queue: which Sends ask for a completion, and when the
+ * resources of a Send (its DMA mappings and its hold on the request
+ * slot) come back.
+ *
+ * A completion costs a CQ poll and, with a workqueue-polled CQ, a
+ * context switch, once per RPC if every Send asks for one.  Instead,
+ * one Send in ep->send_batch is signaled.  Work Requests on a Send
+ * Queue complete in the order they were posted, so the completion of a
+ * signaled Send (or the flush of any Send) also completes every Send
+ * posted before it.  The posted Sends wait on ep->send_fifo, in posting
+ * order, until such a completion retires them.
+ *
+ * A request's transport header and RPC buffer belong to its slot, and
+ * the slot stays held until its Send is retired, so the RPC itself may
+ * complete as soon as its reply has been handled.  Only a Send that
+ * gathers pages of the upper layer, which that layer may reuse once the
+ * RPC completes, is always signaled, and its RPC waits for it.  When
+ * the Send Queue is too small to hold the Work Requests of every slot
+ * (ep->send_batch is 0), every Send is signaled and every RPC waits.
+ */
+#include <kunit/visibility.h>
+
+#include "client.h"
+#include "trace.h"
+
+/**
+ * xrdma_send_signal - should the next Send ask for a completion?
+ * @unsignaled: Sends posted unsignaled since the last signaled one;
+ *	updated
+ * @batch: one Send in this many is signaled (0 or 1: every one)
+ * @must: this Send needs its own completion
+ *
+ * Return: true to post the Send signaled.
+ */
+VISIBLE_IF_KUNIT bool xrdma_send_signal(unsigned int *unsignaled,
+					unsigned int batch, bool must)
+{
+	if (must || *unsignaled + 1 >= batch) {
+		*unsignaled = 0;
+		return true;
+	}
+	++*unsignaled;
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_send_signal);
+
+/**
+ * xrdma_sendq_init - prepare an endpoint's Send bookkeeping
+ * @ep: new endpoint
+ * @batch: one Send in this many is signaled; 0: every Send, and every
+ *	RPC waits for its Send
+ */
+void xrdma_sendq_init(struct xrdma_ep *ep, unsigned int batch)
+{
+	spin_lock_init(&ep->send_lock);
+	INIT_LIST_HEAD(&ep->send_fifo);
+	ep->send_batch = batch;
+	ep->send_unsignaled = 0;
+}
+
+/* The device is done with @req's Send: unmap it, let go of the slot. */
+static void xrdma_send_retire_one(struct xrdma_req *req)
+{
+	rpcrdma_send_sges_unmap(&req->sges);
+	if (req->send_waits)
+		xrdma_req_done(req);
+	xrdma_req_put(req);
+}
+
+/* Retire the Sends posted up to and including @last (all if NULL). */
+static void xrdma_sendq_retire(struct xrdma_ep *ep, struct xrdma_req *last)
+{
+	struct xrdma_req *req, *next;
+	LIST_HEAD(done);
+
+	spin_lock(&ep->send_lock);
+	if (last && !last->send_queued) {
+		/* Retired already, by the teardown. */
+		spin_unlock(&ep->send_lock);
+		return;
+	}
+	while (!list_empty(&ep->send_fifo)) {
+		req = list_first_entry(&ep->send_fifo, struct xrdma_req,
+				       send_node);
+		list_move_tail(&req->send_node, &done);
+		req->send_queued = false;
+		if (req == last)
+			break;
+	}
+	spin_unlock(&ep->send_lock);
+
+	list_for_each_entry_safe(req, next, &done, send_node) {
+		list_del_init(&req->send_node);
+		xrdma_send_retire_one(req);
+	}
+}
+
+/**
+ * xrdma_sendq_retire_all - retire every Send left on a drained queue
+ * @ep: endpoint whose Send Queue ib_drain_sq() has drained
+ *
+ * Unsignaled Sends need not be flushed with a completion of their own;
+ * once the drain's own Work Request has completed, none of them can be
+ * in use.
+ */
+void xrdma_sendq_retire_all(struct xrdma_ep *ep)
+{
+	xrdma_sendq_retire(ep, NULL);
+}
+
+/**
+ * xrdma_send_done - Send completion handler
+ * @cq: the Send completion queue (its context is the endpoint)
+ * @wc: the completion of a signaled Send, or the flush of any Send
+ */
+void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct xrdma_req *req = container_of(wc->wr_cqe, struct xrdma_req,
+					     send_cqe);
+	struct xrdma_ep *ep = cq->cq_context;
+
+	trace_xprtrdma_wc_send(wc, &req->send_cid);
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		xprt_force_disconnect(&ep->rx->xprt);
+	xrdma_sendq_retire(ep, req);
+}
+
+/**
+ * xrdma_post_send - post a request's FastRegs (if any) and its Send
+ * @req: request whose SGEs and MRs are ready
+ * @ep: the connection to post on; the caller holds XPRT_LOCKED
+ *
+ * The Send holds a reference on @req until it is retired.  For a
+ * forward-channel call, sets how many events complete the RPC.
+ *
+ * Return: 0, or the verbs error with nothing left posted on @req's
+ * behalf but FastRegs (which the caller's disconnect flushes) and
+ * nothing left mapped.
+ */
+int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
+{
+	struct ib_qp *qp = ep->ib.qp;
+	const struct ib_send_wr *bad;
+	unsigned int i;
+	bool signal;
+	int rc;
+
+	req->send_waits = !req->is_bc &&
+			  (!ep->send_batch || req->sges.maps_pages);
+	atomic_set(&req->done, req->send_waits ? 2 : 1);
+
+	req->send_cqe.done = xrdma_send_done;
+	req->send_wr.next = NULL;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sges.sge;
+	req->send_wr.num_sge = req->sges.nr;
+	req->send_wr.opcode = IB_WR_SEND;
+	req->send_cid.queue_id = qp->send_cq->res.id;
+
+	kref_get(&req->ref);
+	spin_lock(&ep->send_lock);
+	signal = xrdma_send_signal(&ep->send_unsignaled, ep->send_batch,
+				   req->send_waits || req->is_bc);
+	req->send_wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
+	list_add_tail(&req->send_node, &ep->send_fifo);
+	req->send_queued = true;
+	spin_unlock(&ep->send_lock);
+
+	if (trace_xprtrdma_mr_fastreg_enabled())
+		for (i = 0; i < req->nr_mrs; i++)
+			trace_xprtrdma_mr_fastreg(req->mrs[i]);
+	trace_xprtrdma_post_send(req);
+	rc = ib_post_send(qp, xrdma_mrs_reg_chain(req, &req->send_wr), &bad);
+	if (!rc)
+		return 0;
+
+	/* Not posted, so no completion can have retired it. */
+	spin_lock(&ep->send_lock);
+	list_del_init(&req->send_node);
+	req->send_queued = false;
+	spin_unlock(&ep->send_lock);
+	trace_xprtrdma_post_send_err(req, rc);
+	rpcrdma_send_sges_unmap(&req->sges);
+	xrdma_req_put(req);
+	return rc;
+}
