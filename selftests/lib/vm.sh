@@ -19,6 +19,7 @@
 #   --net-connect SOCK     virtio-net on a unix stream socket, connecting side
 #   --ip ADDR/PREFIX       address of eth0 in the guest
 #   --accel tcg|kvm        QEMU accelerator (default: $RPCRDMA_ACCEL or tcg)
+#                          (TCG CPU model: $RPCRDMA_QEMU_CPU, default max)
 #   --pcap FILE            record the guest's link (needs --net-*)
 #   --env NAME=VALUE       exported to the guest script (repeatable)
 
@@ -140,7 +141,7 @@ cat "$base" "$tmp/config.cpio" >"$gdir/initramfs.cpio"
 
 case "$accel" in
 kvm) accel_args=(-accel kvm -cpu host) ;;
-tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+tcg) accel_args=(-accel tcg,thread=multi -cpu "${RPCRDMA_QEMU_CPU:-max}") ;;
 *) die "unknown accelerator $accel" ;;
 esac
 
