@@ -19,7 +19,8 @@
 #   --net-connect SOCK     virtio-net on a unix stream socket, connecting side
 #   --ip ADDR/PREFIX       address of eth0 in the guest
 #   --accel tcg|kvm        QEMU accelerator (default: $RPCRDMA_ACCEL or tcg)
-#                          (TCG CPU model: $RPCRDMA_QEMU_CPU, default max)
+#                          (TCG CPU model: $RPCRDMA_QEMU_CPU, default max;
+#                          TCG threading: $RPCRDMA_TCG_THREAD, default multi)
 #   --pcap FILE            record the guest's link (needs --net-*)
 #   --env NAME=VALUE       exported to the guest script (repeatable)
 
@@ -141,7 +142,8 @@ cat "$base" "$tmp/config.cpio" >"$gdir/initramfs.cpio"
 
 case "$accel" in
 kvm) accel_args=(-accel kvm -cpu host) ;;
-tcg) accel_args=(-accel tcg,thread=multi -cpu "${RPCRDMA_QEMU_CPU:-max}") ;;
+tcg) accel_args=(-accel "tcg,thread=${RPCRDMA_TCG_THREAD:-multi}"
+		-cpu "${RPCRDMA_QEMU_CPU:-max}") ;;
 *) die "unknown accelerator $accel" ;;
 esac
 
