@@ -150,6 +150,18 @@ fio_job() {
 	fio_result /tmp/fio.json "$6"
 }
 
+# mount_op_counts MOUNTPOINT: the NFS operations the mount sent so far
+# and their counts (mountstats), so that two clients' RPCs per operation
+# can be compared.
+mount_op_counts() {
+	awk -v mp="$1" '
+		$1 == "device" { mine = ($5 == mp) }
+		mine && /per-op statistics/ { ops = 1; next }
+		mine && ops && NF > 2 && $2 > 0 { out = out " " $1 $2 }
+		END { print "  NFS ops:" out }
+	' /proc/self/mountstats
+}
+
 # metadata_job DIR: create, stat and unlink METADATA_FILES files in a
 # fresh directory (a mount with actimeo=0, so every stat is a GETATTR);
 # prints "OPS/S OPS".
@@ -239,6 +251,7 @@ bench_round() {
 		mount -t nfs -o "vers=4.2,proto=rdma,port=$NFS_PORT,actimeo=0" \
 			192.0.2.1:/ /mnt || fail "metadata mount failed"
 		measure "$1" "$2" metadata ops_per_s 0 metadata_job /mnt
+		mount_op_counts /mnt
 		umount /mnt
 	fi
 	if wanted nconnect; then
