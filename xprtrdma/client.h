@@ -426,7 +426,7 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
 
 /* sendq.c */
-void xrdma_sendq_init(struct xrdma_ep *ep, unsigned int batch);
+void xrdma_sendq_init(struct xrdma_ep *ep);
 int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep);
 void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void xrdma_sendq_retire_all(struct xrdma_ep *ep);

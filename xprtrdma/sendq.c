@@ -47,16 +47,14 @@ VISIBLE_IF_KUNIT bool xrdma_send_signal(unsigned int *unsignaled,
 EXPORT_SYMBOL_IF_KUNIT(xrdma_send_signal);
 
 /**
- * xrdma_sendq_init - prepare an endpoint's Send bookkeeping
- * @ep: new endpoint
- * @batch: one Send in this many is signaled; 0: every Send, and every
- *	RPC waits for its Send
+ * xrdma_sendq_init - prepare a new endpoint's Send bookkeeping
+ * @ep: endpoint just allocated; its @send_batch is set when its queues
+ *	are sized
  */
-void xrdma_sendq_init(struct xrdma_ep *ep, unsigned int batch)
+void xrdma_sendq_init(struct xrdma_ep *ep)
 {
 	spin_lock_init(&ep->send_lock);
 	INIT_LIST_HEAD(&ep->send_fifo);
-	ep->send_batch = batch;
 	ep->send_unsignaled = 0;
 }
 
