@@ -151,11 +151,12 @@ fio_job() {
 }
 
 # mount_op_counts MOUNTPOINT: the NFS operations the mount sent so far
-# and their counts (mountstats), so that two clients' RPCs per operation
-# can be compared.
+# and their counts, and its transport's counters (mountstats), so that
+# two clients' RPCs per operation and chunk use can be compared.
 mount_op_counts() {
 	awk -v mp="$1" '
 		$1 == "device" { mine = ($5 == mp) }
+		mine && $1 == "xprt:" { print "  " $0 }
 		mine && /per-op statistics/ { ops = 1; next }
 		mine && ops && NF > 2 && $2 > 0 { out = out " " $1 $2 }
 		END { print "  NFS ops:" out }
