@@ -25,6 +25,8 @@ ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
 	--env "BENCH_ROUNDS=${BENCH_ROUNDS:-8}" \
 	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" \
 	${BENCH_JOBS:+--env "BENCH_JOBS=$BENCH_JOBS"} \
-	${BENCH_PROFILE:+--env "BENCH_PROFILE=$BENCH_PROFILE"} || exit 1
+	${BENCH_PROFILE:+--env "BENCH_PROFILE=$BENCH_PROFILE"} \
+	${BENCH_PROFILE_FILTER:+--env "BENCH_PROFILE_FILTER=$BENCH_PROFILE_FILTER"} ||
+	exit 1
 exec python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
 	"server: ours vs stock (stock client)"

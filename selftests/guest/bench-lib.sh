@@ -17,7 +17,7 @@
 # BENCH_PROFILE=1 (with BENCH_KERNEL=test) also runs the ftrace function
 # profiler on rpcrdma.ko in both guests during every job and writes
 # /out/profile-{client,server}-ROUND-MODULE-JOB.txt: the module's own
-# time per operation and its functions by own time.
+# time per RPC and its functions by own time.
 
 RUNTIME=${BENCH_RUNTIME:-8}
 BENCH_JOBS=${BENCH_JOBS:-write read randread randwrite metadata nconnect}
@@ -25,6 +25,7 @@ BENCH_JOBS=${BENCH_JOBS:-write read randread randwrite metadata nconnect}
 METADATA_FILES=${BENCH_METADATA_FILES:-400}
 CPU_MARK=0
 PROFILE=${BENCH_PROFILE:-0}
+PROFILE_FILTER=${BENCH_PROFILE_FILTER:-:mod:rpcrdma}
 
 # load_module ours|stock
 load_module() {
@@ -41,47 +42,91 @@ cpu_busy() {
 		print b, b + $5 + $6; exit }' /proc/stat
 }
 
-# profile_start: the ftrace function profiler (CONFIG_FUNCTION_PROFILER,
-# which the test kernel has and Debian's has not) on every function of
-# the loaded rpcrdma.ko, ours or stock, counting each function's own time
-# (graph-time off).
+# profile_start: start the ftrace function profiler
+# (CONFIG_FUNCTION_PROFILER, which the test kernel has and Debian's has
+# not) on the functions PROFILE_FILTER names (every function of the
+# loaded rpcrdma.ko, ours or stock, by default), counting each
+# function's own time (graph-time off), and snapshot its statistics.
+# Starting it patches the kernel's text under stop_machine, which takes
+# seconds under TCG, so it is done before a job starts, and the job's
+# profile is the difference between two snapshots.
 profile_start() {
-	local t=/sys/kernel/tracing
+	local t=/sys/kernel/tracing f op='>' filters
 
+	read -ra filters <<<"$PROFILE_FILTER"
 	mountpoint -q $t || mount -t tracefs nodev $t
 	[ -e $t/function_profile_enabled ] ||
 		fail "no function profiler in this kernel (BENCH_KERNEL=test has one)"
 	echo 0 >$t/function_profile_enabled
-	echo ':mod:rpcrdma' >$t/set_ftrace_filter ||
-		fail "cannot trace the functions of rpcrdma"
+	for f in "${filters[@]}"; do
+		if [ "$op" = '>' ]; then
+			echo "$f" >$t/set_ftrace_filter
+		else
+			echo "$f" >>$t/set_ftrace_filter
+		fi || fail "cannot trace $f"
+		op='>>'
+	done
 	echo 0 >$t/options/graph-time
 	echo 1 >$t/function_profile_enabled
+	profile_snap /tmp/profile.begin
 }
 
-# profile_stop NAME OPS: stop; /out/profile-NAME.raw gets ftrace's
-# statistics and /out/profile-NAME.txt the module's own time in all and
-# per operation, then its functions by own time.
-profile_stop() {
-	local t=/sys/kernel/tracing
+# profile_snap FILE: the profiler's statistics so far, all CPUs.
+profile_snap() {
+	cat /sys/kernel/tracing/trace_stat/function* >"$1"
+}
 
-	echo 0 >$t/function_profile_enabled
-	cat $t/trace_stat/function* >"/out/profile-$1.raw"
-	awk -v ops="$2" '
+# profile_stop NAME: stop; /out/profile-NAME.raw gets ftrace's
+# statistics at the end of the job (/tmp/profile.begin: at its start).
+profile_stop() {
+	profile_snap "/out/profile-$1.raw"
+	echo 0 >/sys/kernel/tracing/function_profile_enabled
+}
+
+# profile_report NAME RPCS: /out/profile-NAME.txt gets the own time of
+# the functions profiled during the job, in all and per RPC, per module
+# (functions built into the kernel count as "vmlinux"), then each
+# function's own time and calls.
+profile_report() {
+	awk -v rpcs="$2" '
+		FILENAME == "/proc/kallsyms" {
+			if ($2 ~ /^[tT]$/ && $4 ~ /^\[/) {
+				m = $4; gsub(/[][]/, "", m); mod[$3] = m
+			}
+			next
+		}
 		$1 ~ /^[a-z_]/ && $2 ~ /^[0-9]+$/ {
 			us = $3; if ($4 == "ms") us *= 1000
-			hit[$1] += $2; time[$1] += us; total += us }
+			sign = FILENAME == "/tmp/profile.begin" ? -1 : 1
+			hit[$1] += sign * $2; time[$1] += sign * us
+		}
 		END {
-			printf "rpcrdma.ko own time: %.0f us in all, %.2f us per operation (%d operations)\n",
-				total, ops ? total / ops : 0, ops
+			for (f in time) {
+				m = (f in mod) ? mod[f] : "vmlinux"
+				total[m] += time[f]
+			}
+			for (m in total)
+				printf "%s own time: %.0f us in all, %.2f us per RPC (%d RPCs)\n",
+					m, total[m], rpcs ? total[m] / rpcs : 0, rpcs
+			sort = "sort -k1,1 -rn"
 			for (f in time)
-				printf "%12.1f us %10d hits %8.3f us/op  %s\n",
-					time[f], hit[f], ops ? time[f] / ops : 0, f
-		}' "/out/profile-$1.raw" | sort -k1,1 -rn >"/out/profile-$1.txt"
+				if (hit[f] > 0)
+					printf "%12.1f us %10d calls %8.3f us/RPC  %s\n",
+						time[f], hit[f], rpcs ? time[f] / rpcs : 0,
+						f | sort
+			close(sort)
+		}' /proc/kallsyms /tmp/profile.begin "/out/profile-$1.raw" \
+		>"/out/profile-$1.txt"
 	# The filter stays: an empty one would trace every function.
 }
 
+# rpcs_sent: RPCs sent so far on every NFS mount's transports (mountstats).
+rpcs_sent() {
+	awk '$1 == "xprt:" { n += $8 } END { print n + 0 }' /proc/self/mountstats
+}
+
 # cpu_sampler: in the guest that does not run the jobs, answer mark N
-# (flag cpumark-N, which holds "begin LABEL" or "end LABEL") with
+# (flag cpumark-N, which holds "prep|begin|end LABEL [RPCS]") with
 # "N BUSY ALL" in /out/cpu-peer.csv, in order, until killed.
 cpu_sampler() {
 	local n=1 what label
@@ -92,8 +137,9 @@ cpu_sampler() {
 			echo "$n $(cpu_busy)" >>/out/cpu-peer.csv
 			if [ "$PROFILE" = 1 ]; then
 				case $what in
-				begin) profile_start ;;
-				end) profile_stop "server-$label" "${ops:-0}" ;;
+				prep) profile_start ;;
+				end) profile_stop "server-$label"
+				     profile_report "server-$label" "${ops:-0}" ;;
 				esac
 			fi
 			signal_peer "cpumarked-$n"
@@ -104,19 +150,23 @@ cpu_sampler() {
 	done
 }
 
-# cpu_mark begin|end LABEL [OPS]: "BUSY ALL" jiffies (cpu_busy) now in
-# this guest, then in the other; with BENCH_PROFILE=1 profiles both
-# guests between begin and end (OPS: the operations done in between).
+# cpu_mark prep|begin|end LABEL [RPCS]: "BUSY ALL" jiffies (cpu_busy)
+# now in this guest, then in the other.  With BENCH_PROFILE=1, prep
+# starts the profiler in both guests before the job starts and end
+# stops it and reports it (RPCS: the RPCs sent in between).
 cpu_mark() {
 	local own peer
 
 	CPU_MARK=$((CPU_MARK + 1))
+	[ "$PROFILE" = 1 ] && case $1 in
+	prep) profile_start ;;
+	end) profile_stop "client-$2" ;;
+	esac
 	own=$(cpu_busy)
-	[ "$PROFILE" = 1 ] && [ "$1" = end ] && profile_stop "client-$2" "$3"
 	echo "$1 $2 ${3:-}" >"/out/cpumark-$CPU_MARK.flag"
-	wait_peer "cpumarked-$CPU_MARK" 60
+	wait_peer "cpumarked-$CPU_MARK" 120
 	peer=$(awk -v n="$CPU_MARK" '$1 == n { print $2, $3 }' /out/cpu-peer.csv)
-	[ "$PROFILE" = 1 ] && [ "$1" = begin ] && profile_start
+	[ "$PROFILE" = 1 ] && [ "$1" = end ] && profile_report "client-$2" "$3"
 	echo "$own ${peer:?no CPU sample from the peer}"
 }
 
@@ -193,9 +243,15 @@ metadata_job() {
 # counting) and closes when CMD ends.
 measure() {
 	local round=$1 mod=$2 job=$3 unit=$4 ramp=$5 before after res ops pid
+	local rpcs=
 	shift 5
 
 	rm -f /tmp/job.started /tmp/job.out
+	if [ "$PROFILE" = 1 ]; then
+		cpu_mark prep "$round-$mod-$job" >/dev/null ||
+			fail "profiler did not start"
+		rpcs=$(rpcs_sent)
+	fi
 	"$@" >/tmp/job.out &
 	pid=$!
 	while [ ! -e /tmp/job.started ]; do
@@ -208,7 +264,8 @@ measure() {
 	wait "$pid" || fail "$job failed"
 	[ -e /tmp/job.started ] || fail "$job never started"
 	res=$(cat /tmp/job.out)
-	cpu_mark end "$round-$mod-$job" "${res#* }" >/tmp/cpu.end ||
+	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
+	cpu_mark end "$round-$mod-$job" "${rpcs:-}" >/tmp/cpu.end ||
 		{ cat /tmp/cpu.end; exit 1; }
 	before=$(cat /tmp/cpu.begin)
 	after=$(cat /tmp/cpu.end)
