@@ -20,7 +20,10 @@
 #   --ip ADDR/PREFIX       address of eth0 in the guest
 #   --accel tcg|kvm        QEMU accelerator (default: $RPCRDMA_ACCEL or tcg)
 #                          (TCG CPU model: $RPCRDMA_QEMU_CPU, default max;
-#                          TCG threading: $RPCRDMA_TCG_THREAD, default multi)
+#                          TCG threading: $RPCRDMA_TCG_THREAD, default multi;
+#                          emulator: $RPCRDMA_QEMU, default qemu-system-x86_64,
+#                          with $RPCRDMA_QEMU_DATADIR searched first for its
+#                          firmware, see selftests/lib/qemu-backports.sh)
 #   --pcap FILE            record the guest's link (needs --net-*)
 #   --env NAME=VALUE       exported to the guest script (repeatable)
 
@@ -164,7 +167,9 @@ append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
 
 start=$(date +%s)
 set +e
-timeout -k 10 "$timeout" qemu-system-x86_64 \
+qemu_data=()
+[ -z "${RPCRDMA_QEMU_DATADIR:-}" ] || qemu_data=(-L "$RPCRDMA_QEMU_DATADIR")
+timeout -k 10 "$timeout" "${RPCRDMA_QEMU:-qemu-system-x86_64}" "${qemu_data[@]}" \
 	-nodefaults -nographic -no-reboot -machine pc \
 	"${accel_args[@]}" -smp "$cpus" -m "$mem" \
 	-kernel "$image" -initrd "$gdir/initramfs.cpio" -append "$append" \
