@@ -77,3 +77,60 @@ crash_census() {
 		echo "$provider $module $c"
 	done
 }
+
+# guest_crash_modules LOG: "PROVIDER MODULE" of the first crash in the
+# kernel log LOG (see crash_census), or nothing if the guest did not crash.
+guest_crash_modules() {
+	local report mods provider module
+
+	report=$(first_crash "$1")
+	[ -n "$report" ] || return 0
+	mods=" $(echo "$report" | sed -n 's/.*Modules linked in://p' | head -1) "
+	case "$mods" in
+	*" siw "* | *" siw("*) provider=siw ;;
+	*" rdma_rxe "* | *" rdma_rxe("*) provider=rxe ;;
+	*) provider=none ;;
+	esac
+	if echo "$mods" | grep -Eq ' rpcrdma\([A-Z]*O[A-Z]*\) '; then
+		module=ours
+	elif echo "$mods" | grep -Eq ' rpcrdma[ (]'; then
+		module=stock
+	else
+		module=none
+	fi
+	echo "$provider $module"
+}
+
+# guest_history_add GDIR SECONDS OUTCOME QEMU: append a line for a guest
+# that has ended to $RPCRDMA_CACHE/guest-history.txt, so that crash rates
+# can be counted over many runs (selftests/crash-history.sh):
+# "EPOCH QEMU KERNEL SECONDS OUTCOME PROVIDER MODULE GDIR", OUTCOME one of
+# ok, failed, crashed, hung.  PROVIDER and MODULE are those of the crash
+# report for a crashed guest; otherwise the RDMA provider and the rpcrdma
+# (ours, stock, both or none) its kernel log shows loaded at any time
+# (load_our_rpcrdma and load_stock_rpcrdma mark it).
+# Guests of a test whose crashes are deliberate (test 05) are left out.
+guest_history_add() {
+	local gdir=$1 secs=$2 outcome=$3 qemu=$4 log mods kernel
+	local hist=${RPCRDMA_CACHE:-/var/cache/rpcrdma}/guest-history.txt
+
+	[ -e "$gdir/../deliberate-crashes" ] && return 0
+	log=$gdir/console.log
+	[ -s "$gdir/dmesg" ] && log=$gdir/dmesg
+	mods=$(guest_crash_modules "$gdir/console.log")
+	if [ -n "$mods" ]; then
+		outcome=crashed
+	else
+		mods=$(awk '
+			/rdma_rxe: loaded|infiniband rxe/ { p = "rxe" }
+			/ siw[0-9_:]| siw: |infiniband siw/ { p = "siw" }
+			/rpcrdma-selftest: our rpcrdma loaded/ { o = 1 }
+			/rpcrdma-selftest: stock rpcrdma loaded/ { s = 1 }
+			END { m = o && s ? "both" : o ? "ours" : s ? "stock" : "none"
+			      print (p ? p : "none"), m }' "$log" 2>/dev/null) || true
+	fi
+	kernel=$(cat "$gdir/console.log" "$gdir/dmesg" 2>/dev/null |
+		sed -n 's/.*Linux version \([^ ]*\).*/\1/p' | head -1) || true
+	echo "$(date +%s) $qemu ${kernel:-unknown} $secs $outcome ${mods:-none none} $gdir" \
+		>>"$hist" 2>/dev/null || true
+}

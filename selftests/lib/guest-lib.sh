@@ -87,6 +87,8 @@ load_stock_rpcrdma() {
 		modprobe "$dep" || fail "cannot load $dep, needed by the stock rpcrdma"
 	done
 	insmod "$ko" || fail "cannot load the stock rpcrdma ($ko)"
+	# For the guest history (guest_history_add in crash.sh).
+	echo "rpcrdma-selftest: stock rpcrdma loaded" >/dev/kmsg
 }
 
 # Our module, built for the running kernel; its dependencies come first.
@@ -99,6 +101,7 @@ load_our_rpcrdma() {
 	done
 	insmod "$ko" || fail "insmod $ko failed"
 	grep -q '^rpcrdma ' /proc/modules || fail "rpcrdma is not listed after insmod"
+	echo "rpcrdma-selftest: our rpcrdma loaded" >/dev/kmsg
 }
 
 # load_rpcrdma ours|stock: our module ($RPCRDMA_KO) or the kernel's own.

@@ -29,6 +29,7 @@
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/crash.sh"
 
 name=guest
 timeout=300
@@ -167,9 +168,11 @@ append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
 
 start=$(date +%s)
 set +e
+qemu=${RPCRDMA_QEMU:-qemu-system-x86_64}
+qemu_version=$("$qemu" --version | awk 'NR == 1 { print $4 }')
 qemu_data=()
 [ -z "${RPCRDMA_QEMU_DATADIR:-}" ] || qemu_data=(-L "$RPCRDMA_QEMU_DATADIR")
-timeout -k 10 "$timeout" "${RPCRDMA_QEMU:-qemu-system-x86_64}" "${qemu_data[@]}" \
+timeout -k 10 "$timeout" "$qemu" "${qemu_data[@]}" \
 	-nodefaults -nographic -no-reboot -machine pc \
 	"${accel_args[@]}" -smp "$cpus" -m "$mem" \
 	-kernel "$image" -initrd "$gdir/initramfs.cpio" -append "$append" \
@@ -199,6 +202,7 @@ report_tail() {
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "vm: guest $name HUNG: killed after ${timeout}s" >&2
 	report_tail
+	guest_history_add "$gdir" "$secs" hung "$qemu_version" || true
 	exit 124
 fi
 if [ ! -s "$gdir/status" ]; then
@@ -208,8 +212,14 @@ if [ ! -s "$gdir/status" ]; then
 		echo "vm: guest $name ended after ${secs}s without reporting a status (qemu exit $qrc)" >&2
 	fi
 	report_tail
+	guest_history_add "$gdir" "$secs" failed "$qemu_version" || true
 	exit 125
 fi
 rc=$(cat "$gdir/status")
 echo "vm: guest $name finished in ${secs}s with status $rc" >&2
+if [ "$rc" = 0 ]; then
+	guest_history_add "$gdir" "$secs" ok "$qemu_version" || true
+else
+	guest_history_add "$gdir" "$secs" failed "$qemu_version" || true
+fi
 exit "$rc"
