@@ -36,7 +36,8 @@ need-kdir = $(if $(strip $(KDIR)),@true,$(error no kernel build tree found: \
 	install linux-headers-6.12-amd64 (make deps) or set KDIR))
 
 .PHONY: all modules clean install dkms-install dkms-remove deps check \
-	kunit selftests stress demo bench test-kernel checkpatch
+	kunit selftests stress demo bench test-kernel checkpatch \
+	crash-history
 
 all: modules
 
@@ -82,6 +83,9 @@ demo: deps
 bench: deps
 	selftests/bench/client.sh
 	selftests/bench/server.sh
+
+crash-history:
+	selftests/crash-history.sh
 
 checkpatch: deps
 	selftests/lib/checkpatch.sh
