@@ -101,17 +101,18 @@ guest_crash_modules() {
 	echo "$provider $module"
 }
 
-# guest_history_add GDIR SECONDS OUTCOME QEMU: append a line for a guest
-# that has ended to $RPCRDMA_CACHE/guest-history.txt, so that crash rates
-# can be counted over many runs (selftests/crash-history.sh):
-# "EPOCH QEMU KERNEL SECONDS OUTCOME PROVIDER MODULE GDIR", OUTCOME one of
+# guest_history_add GDIR SECONDS OUTCOME QEMU KERNEL: append a line for a
+# guest that has ended to $RPCRDMA_CACHE/guest-history.txt, so that crash
+# rates can be counted over many runs (selftests/crash-history.sh):
+# "EPOCH QEMU KERNEL SECONDS OUTCOME PROVIDER MODULE GDIR" (KERNEL: the
+# guest kernel, debian or test, as vm.sh --kernel names it), OUTCOME one of
 # ok, failed, crashed, hung.  PROVIDER and MODULE are those of the crash
 # report for a crashed guest; otherwise the RDMA provider and the rpcrdma
 # (ours, stock, both or none) its kernel log shows loaded at any time
 # (load_our_rpcrdma and load_stock_rpcrdma mark it).
 # Guests of a test whose crashes are deliberate (test 05) are left out.
 guest_history_add() {
-	local gdir=$1 secs=$2 outcome=$3 qemu=$4 log mods kernel
+	local gdir=$1 secs=$2 outcome=$3 qemu=$4 kernel=$5 log mods
 	local hist=${RPCRDMA_CACHE:-/var/cache/rpcrdma}/guest-history.txt
 
 	[ -e "$gdir/../deliberate-crashes" ] && return 0
@@ -129,8 +130,6 @@ guest_history_add() {
 			END { m = o && s ? "both" : o ? "ours" : s ? "stock" : "none"
 			      print (p ? p : "none"), m }' "$log" 2>/dev/null) || true
 	fi
-	kernel=$(cat "$gdir/console.log" "$gdir/dmesg" 2>/dev/null |
-		sed -n 's/.*Linux version \([^ ]*\).*/\1/p' | head -1) || true
-	echo "$(date +%s) $qemu ${kernel:-unknown} $secs $outcome ${mods:-none none} $gdir" \
+	echo "$(date +%s) $qemu $kernel $secs $outcome ${mods:-none none} $gdir" \
 		>>"$hist" 2>/dev/null || true
 }

@@ -202,7 +202,7 @@ report_tail() {
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	echo "vm: guest $name HUNG: killed after ${timeout}s" >&2
 	report_tail
-	guest_history_add "$gdir" "$secs" hung "$qemu_version" || true
+	guest_history_add "$gdir" "$secs" hung "$qemu_version" "$kernel" || true
 	exit 124
 fi
 if [ ! -s "$gdir/status" ]; then
@@ -212,14 +212,14 @@ if [ ! -s "$gdir/status" ]; then
 		echo "vm: guest $name ended after ${secs}s without reporting a status (qemu exit $qrc)" >&2
 	fi
 	report_tail
-	guest_history_add "$gdir" "$secs" failed "$qemu_version" || true
+	guest_history_add "$gdir" "$secs" failed "$qemu_version" "$kernel" || true
 	exit 125
 fi
 rc=$(cat "$gdir/status")
 echo "vm: guest $name finished in ${secs}s with status $rc" >&2
 if [ "$rc" = 0 ]; then
-	guest_history_add "$gdir" "$secs" ok "$qemu_version" || true
+	guest_history_add "$gdir" "$secs" ok "$qemu_version" "$kernel" || true
 else
-	guest_history_add "$gdir" "$secs" failed "$qemu_version" || true
+	guest_history_add "$gdir" "$secs" failed "$qemu_version" "$kernel" || true
 fi
 exit "$rc"
