@@ -104,15 +104,16 @@ guest_crash_modules() {
 # guest_history_add GDIR SECONDS OUTCOME QEMU KERNEL: append a line for a
 # guest that has ended to $RPCRDMA_CACHE/guest-history.txt, so that crash
 # rates can be counted over many runs (selftests/crash-history.sh):
-# "EPOCH QEMU KERNEL SECONDS OUTCOME PROVIDER MODULE GDIR" (KERNEL: the
-# guest kernel, debian or test, as vm.sh --kernel names it), OUTCOME one of
-# ok, failed, crashed, hung.  PROVIDER and MODULE are those of the crash
+# "EPOCH QEMU KERNEL SECONDS OUTCOME PROVIDER MODULE GDIR [REPORT]"
+# (KERNEL: the guest kernel, debian or test, as vm.sh --kernel names it),
+# OUTCOME one of ok, failed, crashed, hung, and for a crash REPORT the
+# first line of its report (e.g. "kernel BUG at lib/sg_pool.c:117!").  PROVIDER and MODULE are those of the crash
 # report for a crashed guest; otherwise the RDMA provider and the rpcrdma
 # (ours, stock, both or none) its kernel log shows loaded at any time
 # (load_our_rpcrdma and load_stock_rpcrdma mark it).
 # Guests of a test whose crashes are deliberate (test 05) are left out.
 guest_history_add() {
-	local gdir=$1 secs=$2 outcome=$3 qemu=$4 kernel=$5 log mods
+	local gdir=$1 secs=$2 outcome=$3 qemu=$4 kernel=$5 log mods kind=
 	local hist=${RPCRDMA_CACHE:-/var/cache/rpcrdma}/guest-history.txt
 
 	[ -e "$gdir/../deliberate-crashes" ] && return 0
@@ -121,6 +122,10 @@ guest_history_add() {
 	mods=$(guest_crash_modules "$gdir/console.log")
 	if [ -n "$mods" ]; then
 		outcome=crashed
+		# What it was: the report's first line, from "BUG:" etc. on.
+		kind=$(grep -m 1 -E 'kernel BUG at|BUG:|Oops:|general protection|double fault|Kernel panic' \
+			"$gdir/console.log" |
+			sed -E 's/^\[[ 0-9.]*\] *//; s/[[:space:]]+/ /g; s/ $//') || true
 	else
 		mods=$(awk '
 			/rdma_rxe: loaded|infiniband rxe/ { p = "rxe" }
@@ -130,6 +135,6 @@ guest_history_add() {
 			END { m = o && s ? "both" : o ? "ours" : s ? "stock" : "none"
 			      print (p ? p : "none"), m }' "$log" 2>/dev/null) || true
 	fi
-	echo "$(date +%s) $qemu $kernel $secs $outcome ${mods:-none none} $gdir" \
+	echo "$(date +%s) $qemu $kernel $secs $outcome ${mods:-none none} $gdir${kind:+ $kind}" \
 		>>"$hist" 2>/dev/null || true
 }
