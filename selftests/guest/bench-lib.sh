@@ -120,6 +120,20 @@ profile_report() {
 	# The filter stays: an empty one would trace every function.
 }
 
+# rdma_counters FILE: the RDMA devices' counters now ("NAME VALUE" lines,
+# rdma statistic: packets, retries, NAKs, duplicates).
+rdma_counters() {
+	rdma statistic show 2>/dev/null | awk '{
+		for (i = 3; i < NF; i += 2) print $2 ":" $i, $(i + 1) }' >"$1"
+}
+
+# rdma_counters_delta BEFORE AFTER WHO: the counters that moved, one line.
+rdma_counters_delta() {
+	awk -v who="$3" 'FNR == NR { b[$1] = $2; next }
+		$2 - b[$1] != 0 { out = out " " $1 "=" $2 - b[$1] }
+		END { print "  rdma counters (" who "):" (out ? out : " none moved") }' "$1" "$2"
+}
+
 # rpcs_sent: RPCs sent so far on every NFS mount's transports (mountstats).
 rpcs_sent() {
 	awk '$1 == "xprt:" { n += $8 } END { print n + 0 }' /proc/self/mountstats
@@ -135,6 +149,12 @@ cpu_sampler() {
 		if [ -e "/out/cpumark-$n.flag" ]; then
 			read -r what label ops <"/out/cpumark-$n.flag"
 			echo "$n $(cpu_busy)" >>/out/cpu-peer.csv
+			case $what in
+			begin) rdma_counters /tmp/rdma.begin ;;
+			end) rdma_counters /tmp/rdma.end
+			     rdma_counters_delta /tmp/rdma.begin /tmp/rdma.end \
+				"$label, measured window" ;;
+			esac
 			if [ "$PROFILE" = 1 ]; then
 				case $what in
 				prep) profile_start ;;
@@ -252,6 +272,7 @@ measure() {
 			fail "profiler did not start"
 		rpcs=$(rpcs_sent)
 	fi
+	rdma_counters /tmp/rdma.before
 	"$@" >/tmp/job.out &
 	pid=$!
 	while [ ! -e /tmp/job.started ]; do
@@ -264,6 +285,7 @@ measure() {
 	wait "$pid" || fail "$job failed"
 	[ -e /tmp/job.started ] || fail "$job never started"
 	res=$(cat /tmp/job.out)
+	rdma_counters /tmp/rdma.after
 	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
 	cpu_mark end "$round-$mod-$job" "${rpcs:-}" >/tmp/cpu.end ||
 		{ cat /tmp/cpu.end; exit 1; }
@@ -282,6 +304,7 @@ measure() {
 	echo "  $job: ${res% *} $unit, $ops ops; CPU busy $(( $5 - $1 )) of" \
 		"$(( $6 - $2 )) jiffies (client), $(( $7 - $3 )) of" \
 		"$(( $8 - $4 )) (server)"
+	rdma_counters_delta /tmp/rdma.before /tmp/rdma.after "this guest, whole job"
 }
 
 wanted() {
