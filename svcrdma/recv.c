@@ -3,7 +3,8 @@
  * Server receive path: Receive buffers, their completions, and
  * srdma_recvfrom(), which decodes each transport header with the codec,
  * answers malformed ones with RDMA_ERROR, pulls Read chunks with RDMA
- * Read and hands nfsd the Call in rq_arg.
+ * Read (without waiting for them: see struct srdma_read) and hands nfsd
+ * the Call in rq_arg.
  *
  * Receives are replenished one for one as they complete, so the client
  * always finds as many posted as it was granted credits.  A Call that
@@ -25,6 +26,7 @@ static const struct rpcrdma_wire_limits srdma_call_limits = {
 };
 
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd);
 
 static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
@@ -152,6 +154,12 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 {
 	struct srdma_recv *rc, *next;
 
+	/* Their Reads were flushed by the drain: nothing uses the pages. */
+	list_for_each_entry(rc, &sx->rx_read_done, node) {
+		srdma_read_free(sx, rc->read);
+		rc->read = NULL;
+	}
+	list_splice_init(&sx->rx_read_done, &sx->recv_free);
 	list_splice_init(&sx->rx_ready, &sx->recv_free);
 	list_for_each_entry_safe(rc, next, &sx->recv_free, node) {
 		list_del(&rc->node);
@@ -304,24 +312,53 @@ static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
  * struct srdma_read - the RDMA Reads of one Call, posted together
  * @cqe: completion of the last (signaled) Read
  * @cid: completion ID of @cqe, for the trace
- * @done: signalled by that completion
+ * @rc: the Call's Receive
  * @status: the completion's status
  * @posted: when the Reads were posted (only if svcrdma_wc_read is on)
  * @bytes: bytes the Reads move (only if svcrdma_wc_read is on)
+ * @nr_wrs: Send Queue entries the Reads hold until they complete
+ * @rws: the Read contexts
+ * @lo: where each byte of the Call goes
+ * @pages: the pages the Call is rebuilt in (@lo.npages of them), taken
+ *	from the nfsd thread that posted the Reads and handed to the one
+ *	that finishes the Call
+ *
+ * The nfsd thread that receives a Call with Read chunks posts the Reads
+ * and goes on to other work; the completion queues the Call on
+ * rx_read_done, and the next srdma_recvfrom() on the connection
+ * finishes it.  So a few nfsd threads keep many Reads in flight.
  */
 struct srdma_read {
 	struct ib_cqe cqe;
 	struct rpcrdma_cid cid;
-	struct completion done;
+	struct srdma_recv *rc;
 	enum ib_wc_status status;
 	ktime_t posted;
 	unsigned int bytes;
+	unsigned int nr_wrs;
+	struct list_head rws;
+	struct srdma_call_layout lo;
+	struct page *pages[];
 };
+
+/* Undo a Read's contexts and drop its pages (none if they moved on). */
+static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd)
+{
+	unsigned int i;
+
+	srdma_rw_destroy_list(sx, &rd->rws);
+	for (i = 0; i < rd->lo.npages; i++)
+		if (rd->pages[i])
+			put_page(rd->pages[i]);
+	kfree(rd);
+}
 
 static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srdma_read *rd = container_of(wc->wr_cqe, struct srdma_read,
 					     cqe);
+	struct srdma_recv *rc = rd->rc;
+	struct srdma_xprt *sx = rc->sx;
 
 	if (wc->status == IB_WC_SUCCESS)
 		trace_svcrdma_wc_read(&rd->cid, rd->bytes, rd->posted);
@@ -330,7 +367,13 @@ static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	else
 		trace_svcrdma_wc_read_err(wc, &rd->cid);
 	rd->status = wc->status;
-	complete(&rd->done);
+	srdma_sq_release(sx, rd->nr_wrs);
+
+	spin_lock(&sx->rx_lock);
+	list_add_tail(&rc->node, &sx->rx_read_done);
+	spin_unlock(&sx->rx_lock);
+	set_bit(XPT_DATA, &sx->xprt.xpt_flags);
+	svc_xprt_enqueue(&sx->xprt);
 }
 
 /* Bytes the Read contexts on @rws move. */
@@ -348,68 +391,45 @@ static unsigned int srdma_read_bytes(const struct list_head *rws)
 }
 
 /*
- * Reads were posted in part and will never report: the posted ones may
- * still land in the first @npages of rq_pages.  Those pages go with the
- * orphaned contexts until the drain, and nfsd gets new ones.
+ * Post the Reads of @rd.  Return: 0, with the completion to come, or
+ * -errno, with nothing left posted on @rd's behalf: Reads that went out
+ * before a failed one are orphaned until the drain, with references of
+ * their own on the pages they land in.
  */
-static void srdma_read_orphan(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-			      struct list_head *rws, unsigned int npages)
-{
-	unsigned int i;
-
-	srdma_rw_orphan_reads(sx, rws);
-	for (i = 0; i < npages; i++) {
-		put_page(rqstp->rq_pages[i]);
-		rqstp->rq_pages[i] = NULL;
-	}
-}
-
-/*
- * Post the Reads on @rws, which land in the first @npages of rq_pages,
- * and wait for them.  Return: 0 or -errno.
- */
-static int srdma_read_post_wait(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-				struct list_head *rws, unsigned int npages)
+static int srdma_read_post(struct srdma_xprt *sx, struct srdma_read *rd)
 {
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
-	struct srdma_read rd;
-	unsigned int nr_wrs = 0;
 	int err;
 
-	rd.cqe.done = srdma_read_done;
-	rpcrdma_cid_init(&rd.cid, sx->ib.send_cq, atomic_inc_return(&sx->next_cid));
-	init_completion(&rd.done);
-	first = srdma_rw_chain(sx, rws, &rd.cqe, NULL, &nr_wrs);
-	err = srdma_sq_reserve(sx, nr_wrs, &rd.cid);
+	rd->cqe.done = srdma_read_done;
+	rpcrdma_cid_init(&rd->cid, sx->ib.send_cq,
+			 atomic_inc_return(&sx->next_cid));
+	rd->nr_wrs = 0;
+	first = srdma_rw_chain(sx, &rd->rws, &rd->cqe, NULL, &rd->nr_wrs);
+	err = srdma_sq_reserve(sx, rd->nr_wrs, &rd->cid);
 	if (err) {
-		trace_svcrdma_sq_post_err(sx, &rd.cid, err);
+		trace_svcrdma_sq_post_err(sx, &rd->cid, err);
 		return err;
 	}
-	rd.bytes = 0;
-	rd.posted = 0;
+	rd->bytes = 0;
+	rd->posted = 0;
 	if (trace_svcrdma_wc_read_enabled()) {
-		rd.bytes = srdma_read_bytes(rws);
-		rd.posted = ktime_get();
+		rd->bytes = srdma_read_bytes(&rd->rws);
+		rd->posted = ktime_get();
 	}
-	trace_svcrdma_post_read_chunk(&rd.cid, nr_wrs);
+	trace_svcrdma_post_read_chunk(&rd->cid, rd->nr_wrs);
 	err = ib_post_send(sx->ib.qp, first, &bad);
 	if (err) {
-		trace_svcrdma_sq_post_err(sx, &rd.cid, err);
-		/* The signaled last Read was not posted: nothing to wait for. */
+		trace_svcrdma_sq_post_err(sx, &rd->cid, err);
+		/* The signaled last Read was not posted: nothing will report. */
 		srdma_close(sx, "RDMA Read post failed");
 		if (bad != first)
-			srdma_read_orphan(sx, rqstp, rws, npages);
-		srdma_sq_release(sx, nr_wrs);
+			srdma_rw_orphan_reads(sx, &rd->rws);
+		srdma_sq_release(sx, rd->nr_wrs);
 		return err;
 	}
 	srdma_stat_add(SRDMA_STAT_SQ_PROD, 1);
-	wait_for_completion(&rd.done);
-	srdma_sq_release(sx, nr_wrs);
-	if (rd.status != IB_WC_SUCCESS) {
-		srdma_close(sx, "RDMA Read failed");
-		return -EIO;
-	}
 	return 0;
 }
 
@@ -500,16 +520,18 @@ static void srdma_arg_assembled(struct svc_rqst *rqstp,
 }
 
 /*
- * Pull the Call's Read chunks (call_layout.c says where each byte goes)
- * and point rq_arg at the whole Call.
+ * Start pulling the Call's Read chunks (call_layout.c says where each
+ * byte goes) into rq_pages, whose first pages then move to the Read.
+ * Return: 0 with the Reads posted (@rc comes back through rx_read_done),
+ * or -errno with nothing posted.
  */
-static int srdma_arg_read_chunks(struct srdma_xprt *sx,
-				 struct svc_rqst *rqstp, struct srdma_recv *rc)
+static int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			    struct srdma_recv *rc)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
 	struct srdma_call_layout lo;
-	unsigned int i, bytes = 0;
-	LIST_HEAD(rws);
+	struct srdma_read *rd;
+	unsigned int i;
 	int err;
 
 	if (srdma_should_fail(SRDMA_FAIL_READ_CHUNKS))
@@ -518,25 +540,85 @@ static int srdma_arg_read_chunks(struct srdma_xprt *sx,
 				sx->xprt.xpt_server->sv_max_mesg, &lo);
 	if (err)
 		return err;
-	err = srdma_call_fill(sx, rqstp, rc, &lo, &rws);
-	if (!err)
-		err = srdma_read_post_wait(sx, rqstp, &rws, lo.npages);
-	srdma_rw_destroy_list(sx, &rws);
-	if (err)
+	rd = kzalloc(struct_size(rd, pages, lo.npages), GFP_KERNEL);
+	if (!rd)
+		return -ENOMEM;
+	rd->lo = lo;
+	rd->rc = rc;
+	INIT_LIST_HEAD(&rd->rws);
+	err = srdma_call_fill(sx, rqstp, rc, &rd->lo, &rd->rws);
+	if (err) {
+		srdma_read_free(sx, rd);
 		return err;
+	}
 
-	if (lo.form == SRDMA_CALL_DATA_ITEM)
-		srdma_arg_data_item(rqstp, rc, &lo);
+	/*
+	 * The Reads land in these pages wherever the Call is finished:
+	 * they leave this thread (svc_alloc_arg() refills the slots)
+	 * before the Reads are posted, so the completion finds them moved.
+	 */
+	for (i = 0; i < lo.npages; i++) {
+		rd->pages[i] = rqstp->rq_pages[i];
+		rqstp->rq_pages[i] = NULL;
+	}
+	rc->read = rd;
+	err = srdma_read_post(sx, rd);
+	if (err) {
+		rc->read = NULL;
+		srdma_read_free(sx, rd);
+	}
+	return err;
+}
+
+/*
+ * The Reads of @rc's Call have completed: hand its pages to @rqstp and
+ * point rq_arg at the whole Call.  Return: 0, or -EIO if they failed.
+ */
+static int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			     struct srdma_recv *rc)
+{
+	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	struct srdma_read *rd = rc->read;
+	unsigned int i, bytes = 0;
+
+	rc->read = NULL;
+	if (rd->status != IB_WC_SUCCESS) {
+		srdma_read_free(sx, rd);
+		srdma_close(sx, "RDMA Read failed");
+		return -EIO;
+	}
+	/* Unmapped first, so the CPU sees what the device wrote. */
+	srdma_rw_destroy_list(sx, &rd->rws);
+	for (i = 0; i < rd->lo.npages; i++) {
+		if (rqstp->rq_pages[i])
+			put_page(rqstp->rq_pages[i]);
+		rqstp->rq_pages[i] = rd->pages[i];
+		rd->pages[i] = NULL;
+	}
+
+	if (rd->lo.form == SRDMA_CALL_DATA_ITEM)
+		srdma_arg_data_item(rqstp, rc, &rd->lo);
 	else
-		srdma_arg_assembled(rqstp, &lo);
-	rqstp->rq_respages = rqstp->rq_pages + lo.npages;
+		srdma_arg_assembled(rqstp, &rd->lo);
+	rqstp->rq_respages = rqstp->rq_pages + rd->lo.npages;
 	rqstp->rq_next_page = rqstp->rq_respages + 1;
+	kfree(rd);
 
 	for (i = 0; i < cl->nr_read_chunks; i++)
 		bytes += cl->read[i].length;
 	srdma_stat_add(SRDMA_STAT_READ, cl->nr_read_chunks);
 	trace_svcrdma_read_finished(rc, bytes);
 	return 0;
+}
+
+/* Hand nfsd a Call that is complete: the common end of srdma_recvfrom(). */
+static int srdma_call_ready(struct svc_rqst *rqstp, struct srdma_recv *rc)
+{
+	rqstp->rq_xprt_ctxt = rc;
+	rqstp->rq_prot = IPPROTO_MAX;
+	svc_xprt_copy_addrs(rqstp, rqstp->rq_xprt);
+	set_bit(RQ_SECURE, &rqstp->rq_flags);
+	return rqstp->rq_arg.len;
 }
 
 /**
@@ -560,17 +642,27 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	rqstp->rq_next_page = rqstp->rq_respages;
 	rqstp->rq_xprt_ctxt = NULL;
 
+	/* Calls whose Reads are done come first: their clients wait longest. */
 	spin_lock(&sx->rx_lock);
-	rc = list_first_entry_or_null(&sx->rx_ready, struct srdma_recv, node);
+	rc = list_first_entry_or_null(&sx->rx_read_done, struct srdma_recv,
+				      node);
+	if (!rc)
+		rc = list_first_entry_or_null(&sx->rx_ready, struct srdma_recv,
+					      node);
 	if (rc)
 		list_del(&rc->node);
-	else
+	if (list_empty(&sx->rx_read_done) && list_empty(&sx->rx_ready))
 		clear_bit(XPT_DATA, &xprt->xpt_flags);
 	spin_unlock(&sx->rx_lock);
 	/* Let another thread take the next message meanwhile. */
 	svc_xprt_received(xprt);
 	if (!rc)
 		return 0;
+	if (rc->read) {
+		if (srdma_read_finish(sx, rqstp, rc))
+			goto out_drop;
+		return srdma_call_ready(rqstp, rc);
+	}
 	srdma_stat_add(SRDMA_STAT_RECV, 1);
 
 	werr = srdma_decode(rc);
@@ -589,7 +681,9 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	}
 
 	if (rc->hdr.lists.nr_read_chunks) {
-		err = srdma_arg_read_chunks(sx, rqstp, rc);
+		err = srdma_read_start(sx, rqstp, rc);
+		if (!err)
+			return 0;	/* finished when the Reads complete */
 		if (err == -EINVAL || err == -EMSGSIZE) {
 			srdma_peer_error(sx, rc, true,
 					 RPCRDMA_WIRE_ERR_POS_RANGE);
@@ -606,15 +700,9 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 			srdma_close(sx, "cannot read a Call's chunks");
 			goto out_drop;
 		}
-	} else {
-		srdma_arg_inline(rqstp, rc);
 	}
-
-	rqstp->rq_xprt_ctxt = rc;
-	rqstp->rq_prot = IPPROTO_MAX;
-	svc_xprt_copy_addrs(rqstp, xprt);
-	set_bit(RQ_SECURE, &rqstp->rq_flags);
-	return rqstp->rq_arg.len;
+	srdma_arg_inline(rqstp, rc);
+	return srdma_call_ready(rqstp, rc);
 
 out_drop:
 	srdma_recv_put(sx, rc);

@@ -5,10 +5,12 @@
  * One struct srdma_xprt per listener and per connection.  A connection
  * owns its RDMA resources (PD, CQs, QP), its Receive buffers (struct
  * srdma_recv) and its Send contexts (struct srdma_send).  An RPC Call
- * travels: Receive completion -> rx_ready list -> srdma_recvfrom() (decode,
- * RDMA Read of Read chunks) -> nfsd -> srdma_sendto() (RDMA Write of Write
- * and Reply chunks chained before the Send) -> Send completion, which
- * releases the reply's pages.
+ * travels: Receive completion -> rx_ready list -> srdma_recvfrom()
+ * (decode; a Call with Read chunks has its RDMA Reads posted and waits,
+ * with no nfsd thread, until their completion puts it on rx_read_done
+ * for a later srdma_recvfrom() to finish) -> nfsd -> srdma_sendto() (RDMA
+ * Write of Write and Reply chunks chained before the Send) -> Send
+ * completion, which releases the reply's pages.
  */
 #ifndef _SVCRDMA_SERVER_H
 #define _SVCRDMA_SERVER_H
@@ -127,8 +129,10 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @sq_avail: Send Queue entries not in use
  * @sq_wait: where replies wait for @sq_avail
  * @rq_closed: the Receive Queue is being drained: post nothing more
- * @rx_lock: protects @rx_ready, @recv_free and @rq_closed
+ * @rx_lock: protects @rx_ready, @rx_read_done, @recv_free and @rq_closed
  * @rx_ready: completed Receives not yet handled by srdma_recvfrom()
+ * @rx_read_done: Calls whose RDMA Reads have completed (or failed), for
+ *	srdma_recvfrom() to finish; they come before @rx_ready
  * @recv_free: Receive buffers not posted
  * @recv_count: Receive buffers allocated (posted, queued or in use)
  * @recv_limit: most Receive buffers this connection may allocate
@@ -176,6 +180,7 @@ struct srdma_xprt {
 	bool rq_closed;
 	spinlock_t rx_lock;	/* protects the Receive lists */
 	struct list_head rx_ready;
+	struct list_head rx_read_done;
 	struct list_head recv_free;
 	unsigned int recv_count;
 	unsigned int recv_limit;
@@ -302,9 +307,11 @@ enum srdma_reply_form {
 	SRDMA_REPLY_TOO_BIG,
 };
 
+struct srdma_read;
+
 /**
  * struct srdma_recv - one Receive buffer and the Call it carries
- * @node: entry in rx_ready or recv_free
+ * @node: entry in rx_ready, rx_read_done or recv_free
  * @sx: owning connection
  * @rb: the buffer (@sx->recv_size bytes, DMA mapped while it exists)
  *	and its Receive WR
@@ -315,6 +322,8 @@ enum srdma_reply_form {
  * @segs: storage for @hdr
  * @payloads: DDP results nfsd reported for the Write chunks, in order
  * @nr_payloads: entries of @payloads in use
+ * @read: the RDMA Reads of the Call's chunks while they are in flight or
+ *	waiting in rx_read_done; NULL otherwise
  */
 struct srdma_recv {
 	struct list_head node;
@@ -329,6 +338,8 @@ struct srdma_recv {
 
 	struct srdma_payload payloads[SRDMA_MAX_WRITE_CHUNKS];
 	unsigned int nr_payloads;
+
+	struct srdma_read *read;
 };
 
 /**
