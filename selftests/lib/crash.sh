@@ -52,34 +52,23 @@ first_crash() {
 # A test whose crashes are deliberate (test 05) leaves a file
 # deliberate-crashes in DIR, and none of its guests is counted.
 crash_census() {
-	local c report mods provider module
+	local c mods
 
 	[ -e "$1/deliberate-crashes" ] && return 0
 	for c in $(guest_logs "$1"); do
 		case "$c" in
 		*/dmesg) [ -e "${c%/dmesg}/console.log" ] && continue ;;
 		esac
-		report=$(first_crash "$c")
-		[ -n "$report" ] || continue
-		mods=" $(echo "$report" | sed -n 's/.*Modules linked in://p' | head -1) "
-		case "$mods" in
-		*" siw "* | *" siw("*) provider=siw ;;
-		*" rdma_rxe "* | *" rdma_rxe("*) provider=rxe ;;
-		*) provider=none ;;
-		esac
-		if echo "$mods" | grep -Eq ' rpcrdma\([A-Z]*O[A-Z]*\) '; then
-			module=ours
-		elif echo "$mods" | grep -Eq ' rpcrdma[ (]'; then
-			module=stock
-		else
-			module=none
-		fi
-		echo "$provider $module $c"
+		mods=$(guest_crash_modules "$c")
+		[ -n "$mods" ] && echo "$mods $c"
 	done
+	return 0
 }
 
 # guest_crash_modules LOG: "PROVIDER MODULE" of the first crash in the
-# kernel log LOG (see crash_census), or nothing if the guest did not crash.
+# kernel log LOG, read from the report's module list (PROVIDER: rxe, siw
+# or none; MODULE: ours, which is out of tree and so listed as
+# "rpcrdma(O...)", stock, or none), or nothing if the guest did not crash.
 guest_crash_modules() {
 	local report mods provider module
 
