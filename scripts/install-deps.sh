@@ -20,6 +20,8 @@ PACKAGES=(
 	rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
 	python3-pyverbs iproute2 nfs-kernel-server nfs-common rpcbind fio
 	procps
+	# fetching the guests' QEMU from bookworm-backports (below)
+	curl gpgv debian-archive-keyring
 )
 
 missing=()
@@ -30,11 +32,23 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "deps: all ${#PACKAGES[@]} packages present"
-	exit 0
+else
+	[ "$(id -u)" = 0 ] ||
+		{ echo "deps: run as root (apt-get)" >&2; exit 1; }
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-[ "$(id -u)" = 0 ] || { echo "deps: run as root (apt-get)" >&2; exit 1; }
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# The guests' emulator: QEMU from bookworm-backports, unpacked into the
+# cache beside Debian's (selftests/lib/qemu-backports.sh says why).  Once
+# it is there, no network is needed.  Without it the guests run on
+# Debian's QEMU 7.2, which works but crashes more often.
+. "$(dirname "$0")/../selftests/lib/common.sh"
+if [ -z "${RPCRDMA_QEMU:-}" ] &&
+   [ ! -x "$RPCRDMA_CACHE/qemu-backports/current/usr/bin/qemu-system-x86_64" ]; then
+	mkdir -p "$RPCRDMA_CACHE/qemu-backports"
+	"$(dirname "$0")/../selftests/lib/qemu-backports.sh" >/dev/null ||
+		echo "deps: warning: no QEMU from bookworm-backports; the guests run on Debian's QEMU" >&2
+fi

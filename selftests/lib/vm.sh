@@ -21,9 +21,11 @@
 #   --accel tcg|kvm        QEMU accelerator (default: $RPCRDMA_ACCEL or tcg)
 #                          (TCG CPU model: $RPCRDMA_QEMU_CPU, default max;
 #                          TCG threading: $RPCRDMA_TCG_THREAD, default multi;
-#                          emulator: $RPCRDMA_QEMU, default qemu-system-x86_64,
-#                          with $RPCRDMA_QEMU_DATADIR searched first for its
-#                          firmware, see selftests/lib/qemu-backports.sh)
+#                          emulator: $RPCRDMA_QEMU, default the backport
+#                          make deps put in the cache, else Debian's
+#                          qemu-system-x86_64; $RPCRDMA_QEMU_DATADIR is
+#                          searched first for its firmware, see
+#                          selftests/lib/qemu-backports.sh)
 #   --pcap FILE            record the guest's link (needs --net-*)
 #   --env NAME=VALUE       exported to the guest script (repeatable)
 
@@ -168,6 +170,11 @@ append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
 
 start=$(date +%s)
 set +e
+backport=$RPCRDMA_CACHE/qemu-backports/current
+if [ -z "${RPCRDMA_QEMU:-}" ] && [ -x "$backport/usr/bin/qemu-system-x86_64" ]; then
+	RPCRDMA_QEMU=$backport/usr/bin/qemu-system-x86_64
+	RPCRDMA_QEMU_DATADIR=$backport/usr/share/qemu
+fi
 qemu=${RPCRDMA_QEMU:-qemu-system-x86_64}
 qemu_version=$("$qemu" --version | awk 'NR == 1 { print $4 }')
 qemu_data=()
