@@ -45,6 +45,8 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	INIT_LIST_HEAD(&sx->send_free);
 	INIT_LIST_HEAD(&sx->send_orphans);
 	INIT_LIST_HEAD(&sx->rw_orphans);
+	spin_lock_init(&sx->rw_lock);
+	INIT_LIST_HEAD(&sx->rw_free);
 	/* RPC-over-RDMA has credit-based flow control (NFSv4 needs it). */
 	set_bit(XPT_CONG_CTRL, &sx->xprt.xpt_flags);
 	return sx;
@@ -372,6 +374,7 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 	}
 	srdma_recv_destroy_all(sx);
 	srdma_send_destroy_all(sx);
+	srdma_rw_cache_destroy(sx);
 	rpcrdma_ib_destroy(&sx->ib, sx->cm_id);
 }
 

@@ -5,7 +5,8 @@
  *
  * One struct srdma_rw moves the bytes of one remote segment.  Its local
  * side is a scatterlist over the pages where the bytes already are (the
- * reply's head, pages and tail, or the request's pages): no copy.
+ * reply's head, pages and tail, or the request's pages): no copy.  The
+ * contexts are recycled per connection (srdma_rw_get(), srdma_rw_put()).
  */
 #include <linux/slab.h>
 #include <linux/scatterlist.h>
@@ -52,16 +53,74 @@ static bool srdma_next_piece(struct srdma_piece_iter *it, struct page **page,
 	return true;
 }
 
+/*
+ * A context whose @sgt holds @nents entries: a recycled one, or a new
+ * one while the connection's free list is empty.
+ */
+static struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx,
+				     unsigned int nents)
+{
+	struct srdma_rw *rw;
+
+	spin_lock(&sx->rw_lock);
+	rw = list_first_entry_or_null(&sx->rw_free, struct srdma_rw, node);
+	if (rw) {
+		list_del(&rw->node);
+		sx->rw_free_count--;
+	}
+	spin_unlock(&sx->rw_lock);
+	if (!rw) {
+		rw = kmalloc(sizeof(*rw), GFP_KERNEL);
+		if (!rw)
+			return NULL;
+	}
+	rw->holds_pages = false;
+	if (nents <= SRDMA_RW_INLINE_SGES) {
+		sg_init_table(rw->inline_sgl, nents);
+		rw->sgt.sgl = rw->inline_sgl;
+		rw->sgt.nents = nents;
+		rw->sgt.orig_nents = nents;
+	} else if (sg_alloc_table(&rw->sgt, nents, GFP_KERNEL)) {
+		kfree(rw);
+		return NULL;
+	}
+	return rw;
+}
+
+/* Give back a context no work request uses any more. */
+static void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw)
+{
+	if (rw->sgt.sgl != rw->inline_sgl)
+		sg_free_table(&rw->sgt);
+	spin_lock(&sx->rw_lock);
+	if (sx->rw_free_count < 2 * sx->max_requests) {
+		list_add(&rw->node, &sx->rw_free);
+		sx->rw_free_count++;
+		rw = NULL;
+	}
+	spin_unlock(&sx->rw_lock);
+	kfree(rw);
+}
+
 /**
- * srdma_rw_create - prepare the RDMA Read or Write of one segment
- * @sx: the connection
- * @xdr: local memory
- * @offset: first byte of @xdr to move
- * @len: bytes to move (at most @seg->length)
- * @seg: the remote segment
- * @dir: DMA_TO_DEVICE for an RDMA Write, DMA_FROM_DEVICE for a Read
- *
- * Return: the prepared context (DMA mapped), or an ERR_PTR().
+ * srdma_rw_cache_destroy - free the connection's unused contexts
+ * @sx: the connection, whose Reads and Writes have all been released
+ */
+void srdma_rw_cache_destroy(struct srdma_xprt *sx)
+{
+	struct srdma_rw *rw, *next;
+
+	list_for_each_entry_safe(rw, next, &sx->rw_free, node)
+		kfree(rw);
+	INIT_LIST_HEAD(&sx->rw_free);
+	sx->rw_free_count = 0;
+}
+
+/*
+ * Prepare the RDMA Read or Write of @len bytes of @xdr from @offset, to
+ * or from the remote segment @seg (DMA_TO_DEVICE for a Write,
+ * DMA_FROM_DEVICE for a Read).  Return: the DMA-mapped context, or an
+ * ERR_PTR().
  */
 static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 					const struct xdr_buf *xdr,
@@ -80,12 +139,9 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 		nents++;
 	if (!nents)
 		return ERR_PTR(-EINVAL);
-	rw = kzalloc(sizeof(*rw), GFP_KERNEL);
+	rw = srdma_rw_get(sx, nents);
 	if (!rw)
 		return ERR_PTR(-ENOMEM);
-	rc = sg_alloc_table(&rw->sgt, nents, GFP_KERNEL);
-	if (rc)
-		goto out_free;
 	sg = rw->sgt.sgl;
 	it.pos = offset;
 	while (srdma_next_piece(&it, &page, &off, &n)) {
@@ -96,23 +152,15 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 	rw->dir = dir;
 	rc = rdma_rw_ctx_init(&rw->ctx, sx->ib.qp, sx->port_num, rw->sgt.sgl,
 			      nents, 0, seg->offset, seg->handle, dir);
-	if (rc < 0)
-		goto out_table;
+	if (rc < 0) {
+		srdma_rw_put(sx, rw);
+		return ERR_PTR(rc);
+	}
 	rw->nr_wrs = rc;
 	return rw;
-
-out_table:
-	sg_free_table(&rw->sgt);
-out_free:
-	kfree(rw);
-	return ERR_PTR(rc);
 }
 
-/**
- * srdma_rw_destroy - release a context made by srdma_rw_create()
- * @sx: the connection
- * @rw: context whose work requests completed or were never posted
- */
+/* Release a context whose work requests completed or were never posted. */
 static void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
 {
 	struct scatterlist *sg;
@@ -123,8 +171,7 @@ static void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
 	if (rw->holds_pages)
 		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
 			put_page(sg_page(sg));
-	sg_free_table(&rw->sgt);
-	kfree(rw);
+	srdma_rw_put(sx, rw);
 }
 
 /**

@@ -144,6 +144,9 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  *	their pages and mappings are released after the QP is drained
  * @rw_orphans: RDMA Read contexts of a chain that was posted only in
  *	part, with references on their pages; released after the drain
+ * @rw_lock: protects @rw_free and @rw_free_count
+ * @rw_free: RDMA Read and Write contexts not in use
+ * @rw_free_count: entries on @rw_free (at most 2 * @max_requests)
  * @peer_errors: malformed messages received on this connection
  * @cm_state: last connection event (RDMA_CM_EVENT_*), for tracing
  * @next_cid: completion IDs handed out on this connection, for tracing
@@ -190,6 +193,10 @@ struct srdma_xprt {
 	struct list_head send_free;
 	struct list_head send_orphans;
 	struct list_head rw_orphans;
+
+	spinlock_t rw_lock;	/* protects rw_free */
+	struct list_head rw_free;
+	unsigned int rw_free_count;
 
 	atomic_t peer_errors;
 	int cm_state;
@@ -342,17 +349,27 @@ struct srdma_recv {
 	struct srdma_read *read;
 };
 
+/* Scatterlist entries a struct srdma_rw carries without an allocation. */
+#define SRDMA_RW_INLINE_SGES	16
+
 /**
  * struct srdma_rw - one RDMA Read or Write between local memory and one
  *	remote segment
- * @node: entry in the owning Send context's (or Read's) list
+ * @node: entry in the owning Send context's (or Read's) list, or in the
+ *	connection's @rw_free
  * @ctx: the rdma_rw context
- * @sgt: local memory
+ * @sgt: local memory: @inline_sgl, or a table of its own when a segment
+ *	spans more than SRDMA_RW_INLINE_SGES pieces
  * @nents: entries of @sgt given to rdma_rw_ctx_init()
  * @dir: DMA_TO_DEVICE (Write) or DMA_FROM_DEVICE (Read)
  * @nr_wrs: work requests the context posts
  * @holds_pages: a reference on each page of @sgt is ours (an orphaned
  *	Read keeps its pages from being reused until the QP is drained)
+ * @inline_sgl: scatterlist of a segment of at most SRDMA_RW_INLINE_SGES
+ *	pieces, the common case (a 4 KiB write, a page-aligned reply)
+ *
+ * Contexts are recycled through the connection's @rw_free, so a Read or
+ * Write of a small segment allocates nothing of ours.
  */
 struct srdma_rw {
 	struct list_head node;
@@ -362,6 +379,7 @@ struct srdma_rw {
 	enum dma_data_direction dir;
 	unsigned int nr_wrs;
 	bool holds_pages;
+	struct scatterlist inline_sgl[SRDMA_RW_INLINE_SGES];
 };
 
 /**
@@ -468,6 +486,7 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   unsigned int chunk_off, enum dma_data_direction dir);
 void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
+void srdma_rw_cache_destroy(struct srdma_xprt *sx);
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
 				  struct ib_send_wr *next, unsigned int *nr_wrs);
