@@ -66,8 +66,8 @@ crash_census() {
 }
 
 # guest_crash_modules LOG: "PROVIDER MODULE" of the first crash in the
-# kernel log LOG, read from the report's module list (PROVIDER: rxe, siw
-# or none; MODULE: ours, which is out of tree and so listed as
+# kernel log LOG, read from the report's module list and the log's marks
+# (PROVIDER: rxe, siw or none; MODULE: ours, which is out of tree and so listed as
 # "rpcrdma(O...)", stock, or none), or nothing if the guest did not crash.
 guest_crash_modules() {
 	local report mods provider module
@@ -80,6 +80,11 @@ guest_crash_modules() {
 	*" rdma_rxe "* | *" rdma_rxe("*) provider=rxe ;;
 	*) provider=none ;;
 	esac
+	# siw is built into the test kernel, so no module list names it:
+	# the mark rdma_link (guest-lib.sh) leaves in the log says which.
+	if grep -q 'rpcrdma-selftest: siw link' "$1"; then
+		grep -q 'rpcrdma-selftest: rxe link' "$1" || provider=siw
+	fi
 	if echo "$mods" | grep -Eq ' rpcrdma\([A-Z]*O[A-Z]*\) '; then
 		module=ours
 	elif echo "$mods" | grep -Eq ' rpcrdma[ (]'; then
@@ -116,12 +121,17 @@ guest_history_add() {
 			"$gdir/console.log" |
 			sed -E 's/^\[[ 0-9.]*\] *//; s/[[:space:]]+/ /g; s/ $//') || true
 	else
+		# The provider rdma_link marked (the kernel's own messages
+		# for older logs); a guest with links of both is "both".
 		mods=$(awk '
 			/rdma_rxe: loaded|infiniband rxe/ { p = "rxe" }
 			/ siw[0-9_:]| siw: |infiniband siw/ { p = "siw" }
+			/rpcrdma-selftest: rxe link/ { r = 1 }
+			/rpcrdma-selftest: siw link/ { w = 1 }
 			/rpcrdma-selftest: our rpcrdma loaded/ { o = 1 }
 			/rpcrdma-selftest: stock rpcrdma loaded/ { s = 1 }
-			END { m = o && s ? "both" : o ? "ours" : s ? "stock" : "none"
+			END { if (r || w) p = r && w ? "both" : r ? "rxe" : "siw"
+			      m = o && s ? "both" : o ? "ours" : s ? "stock" : "none"
 			      print (p ? p : "none"), m }' "$log" 2>/dev/null) || true
 	fi
 	echo "$(date +%s) $qemu $kernel $secs $outcome ${mods:-none none} $gdir${kind:+ $kind}" \

@@ -67,6 +67,8 @@ rdma_link() {
 	esac
 	rdma link add "$name" type "$RDMA_PROVIDER" netdev "$netdev" ||
 		fail "cannot add an $RDMA_PROVIDER link on $netdev"
+	# For the guest history (guest_history_add in crash.sh).
+	echo "rpcrdma-selftest: $RDMA_PROVIDER link $name added" >/dev/kmsg
 	for i in $(seq 50); do
 		rdma link show "$name/1" 2>/dev/null | grep -q 'state ACTIVE' &&
 			return 0
