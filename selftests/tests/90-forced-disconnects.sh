@@ -10,7 +10,9 @@
 # event I/O must resume within 120 s; the resume times are printed; fio's
 # verify and the files written must come out intact.  EVENTS per role:
 # 4 in make check (each kind once), 20 in make stress.  OUR_CLIENT_KINDS and
-# OUR_SERVER_KINDS choose other kinds (disconnect-client.sh lists them).
+# OUR_SERVER_KINDS choose other kinds (disconnect-client.sh lists them),
+# DISCONNECT_ROLES one role (our-client or our-server) and
+# DISCONNECT_PROVIDER=siw soft-iWARP instead of soft-RoCE.
 # A flap of the server's link is left out: when the server sends a CM
 # message while its link is down, soft-RoCE puts QP1 into the error state
 # for good and no client can connect until the device is added again,
@@ -25,16 +27,24 @@ role() {
 		--server-script "$RPCRDMA_TOP/selftests/guest/disconnect-server.sh" \
 		--client-script "$RPCRDMA_TOP/selftests/guest/disconnect-client.sh" \
 		--timeout $((600 + events * 60)) --env "RPCRDMA_KO=$ko" \
+		--env "RDMA_PROVIDER=${DISCONNECT_PROVIDER:-rxe}" \
 		--env "EVENTS=$events" --server-env "SERVER_MODULE=$3" \
 		--client-env "CLIENT_MODULE=$4" --client-env "KINDS=$5"
 }
 
+roles=${DISCONNECT_ROLES:-our-client our-server}
 rc=0
-role "$1" our-client stock ours \
-	"${OUR_CLIENT_KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect}" ||
-	rc=1
-role "$1" our-server ours stock \
-	"${OUR_SERVER_KINDS:-nfsd-restart server-device-readd module-swap module-swap}" ||
-	rc=1
+case " $roles " in
+*" our-client "*)
+	role "$1" our-client stock ours \
+		"${OUR_CLIENT_KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect}" ||
+		rc=1 ;;
+esac
+case " $roles " in
+*" our-server "*)
+	role "$1" our-server ours stock \
+		"${OUR_SERVER_KINDS:-nfsd-restart server-device-readd module-swap module-swap}" ||
+		rc=1 ;;
+esac
 grep -h "resume times\|resumed after" "$1"/our-*/client/log 2>/dev/null
 exit $rc
