@@ -8,6 +8,7 @@
  * reply's head, pages and tail, or the request's pages): no copy.  The
  * contexts are recycled per connection (srdma_rw_get(), srdma_rw_put()).
  */
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 #include <linux/scatterlist.h>
 
@@ -53,12 +54,16 @@ static bool srdma_next_piece(struct srdma_piece_iter *it, struct page **page,
 	return true;
 }
 
-/*
- * A context whose @sgt holds @nents entries: a recycled one, or a new
- * one while the connection's free list is empty.
+/**
+ * srdma_rw_get - a context for a segment of @nents pieces
+ * @sx: the connection
+ * @nents: scatterlist entries the segment needs
+ *
+ * Return: a recycled context, or a new one while the connection's free
+ * list is empty, whose @sgt holds @nents entries; or NULL.
  */
-static struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx,
-				     unsigned int nents)
+VISIBLE_IF_KUNIT struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx,
+					       unsigned int nents)
 {
 	struct srdma_rw *rw;
 
@@ -86,9 +91,17 @@ static struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx,
 	}
 	return rw;
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_get);
 
-/* Give back a context no work request uses any more. */
-static void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw)
+/**
+ * srdma_rw_put - give back a context no work request uses any more
+ * @sx: the connection
+ * @rw: context from srdma_rw_get(), its DMA mapping undone
+ *
+ * It goes on the connection's free list while that holds fewer than
+ * twice the connection's credits, else it is freed.
+ */
+VISIBLE_IF_KUNIT void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw)
 {
 	if (rw->sgt.sgl != rw->inline_sgl)
 		sg_free_table(&rw->sgt);
@@ -101,6 +114,7 @@ static void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw)
 	spin_unlock(&sx->rw_lock);
 	kfree(rw);
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_put);
 
 /**
  * srdma_rw_cache_destroy - free the connection's unused contexts
@@ -115,6 +129,7 @@ void srdma_rw_cache_destroy(struct srdma_xprt *sx)
 	INIT_LIST_HEAD(&sx->rw_free);
 	sx->rw_free_count = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_cache_destroy);
 
 /*
  * Prepare the RDMA Read or Write of @len bytes of @xdr from @offset, to

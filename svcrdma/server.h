@@ -487,6 +487,10 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_cache_destroy(struct srdma_xprt *sx);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx, unsigned int nents);
+void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw);
+#endif
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
 				  struct ib_send_wr *next, unsigned int *nr_wrs);
