@@ -53,5 +53,6 @@ check_or_full() {
 }
 
 # Tests that only make stress runs: harness checks of the stock module
-# alone on the debug kernel, which test none of our code.
-STRESS_ONLY_TESTS="35-nfs-stock-loopback-debug 45-nfs-stock-mixed-kernels"
+# alone on the debug kernel, which test none of our code, and the
+# server link flap on siw (six minutes on the debug kernel).
+STRESS_ONLY_TESTS="35-nfs-stock-loopback-debug 45-nfs-stock-mixed-kernels 92-siw-server-link-flap"

@@ -12,14 +12,18 @@
 # 4 in make check (each kind once), 20 in make stress.  OUR_CLIENT_KINDS and
 # OUR_SERVER_KINDS choose other kinds (disconnect-client.sh lists them),
 # DISCONNECT_ROLES one role (our-client or our-server) and
-# DISCONNECT_PROVIDER=siw soft-iWARP instead of soft-RoCE.
+# DISCONNECT_PROVIDER=siw soft-iWARP instead of soft-RoCE (on the debug
+# test kernel: Debian's kernel has no siw).
 # A flap of the server's link is left out: when the server sends a CM
 # message while its link is down, soft-RoCE puts QP1 into the error state
 # for good and no client can connect until the device is added again,
 # whichever rpcrdma runs on either side (Documentation/reliability.rst).
 . "$(dirname "$0")/../lib/common.sh"
 
-ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
+provider=${DISCONNECT_PROVIDER:-rxe}
+kernel=debian
+[ "$provider" = rxe ] || kernel=test
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
 events=${DISCONNECT_EVENTS:-4}
 # role NAME SERVER_MODULE CLIENT_MODULE KINDS: one guest pair.
 role() {
@@ -27,7 +31,8 @@ role() {
 		--server-script "$RPCRDMA_TOP/selftests/guest/disconnect-server.sh" \
 		--client-script "$RPCRDMA_TOP/selftests/guest/disconnect-client.sh" \
 		--timeout $((600 + events * 60)) --env "RPCRDMA_KO=$ko" \
-		--env "RDMA_PROVIDER=${DISCONNECT_PROVIDER:-rxe}" \
+		--server-kernel "$kernel" --client-kernel "$kernel" \
+		--env "RDMA_PROVIDER=$provider" \
 		--env "EVENTS=$events" --server-env "SERVER_MODULE=$3" \
 		--client-env "CLIENT_MODULE=$4" --client-env "KINDS=$5"
 }
