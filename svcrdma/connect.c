@@ -39,6 +39,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	init_waitqueue_head(&sx->sq_wait);
 	spin_lock_init(&sx->rx_lock);
 	INIT_LIST_HEAD(&sx->rx_ready);
+	INIT_LIST_HEAD(&sx->rx_reading);
 	INIT_LIST_HEAD(&sx->rx_read_done);
 	INIT_LIST_HEAD(&sx->recv_free);
 	spin_lock_init(&sx->send_lock);

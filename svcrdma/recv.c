@@ -153,6 +153,7 @@ int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count)
 void srdma_recv_destroy_all(struct srdma_xprt *sx)
 {
 	struct srdma_recv *rc, *next;
+	unsigned int lost = 0;
 
 	/* Their Reads were flushed by the drain: nothing uses the pages. */
 	list_for_each_entry(rc, &sx->rx_read_done, node) {
@@ -160,6 +161,22 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 		rc->read = NULL;
 	}
 	list_splice_init(&sx->rx_read_done, &sx->recv_free);
+	/*
+	 * Reads whose completion the drain did not bring: a provider that
+	 * loses a flushed Read's completion (soft-iWARP after a lost link,
+	 * Documentation/reliability.rst) must not cost their MRs, pages
+	 * and Receive buffers.  The QP is drained, so nothing of theirs
+	 * runs any more.
+	 */
+	list_for_each_entry(rc, &sx->rx_reading, node) {
+		srdma_read_free(sx, rc->read);
+		rc->read = NULL;
+		lost++;
+	}
+	list_splice_init(&sx->rx_reading, &sx->recv_free);
+	if (lost)
+		pr_warn_ratelimited("svcrdma: %s: %u RDMA Read completions never came; released after the drain\n",
+				    sx->xprt.xpt_remotebuf, lost);
 	list_splice_init(&sx->rx_ready, &sx->recv_free);
 	list_for_each_entry_safe(rc, next, &sx->recv_free, node) {
 		list_del(&rc->node);
@@ -370,7 +387,7 @@ static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	srdma_sq_release(sx, rd->nr_wrs);
 
 	spin_lock(&sx->rx_lock);
-	list_add_tail(&rc->node, &sx->rx_read_done);
+	list_move_tail(&rc->node, &sx->rx_read_done);
 	spin_unlock(&sx->rx_lock);
 	set_bit(XPT_DATA, &sx->xprt.xpt_flags);
 	svc_xprt_enqueue(&sx->xprt);
@@ -419,8 +436,15 @@ static int srdma_read_post(struct srdma_xprt *sx, struct srdma_read *rd)
 		rd->posted = ktime_get();
 	}
 	trace_svcrdma_post_read_chunk(&rd->cid, rd->nr_wrs);
+	/* The completion moves it to rx_read_done. */
+	spin_lock(&sx->rx_lock);
+	list_add_tail(&rd->rc->node, &sx->rx_reading);
+	spin_unlock(&sx->rx_lock);
 	err = ib_post_send(sx->ib.qp, first, &bad);
 	if (err) {
+		spin_lock(&sx->rx_lock);
+		list_del(&rd->rc->node);
+		spin_unlock(&sx->rx_lock);
 		trace_svcrdma_sq_post_err(sx, &rd->cid, err);
 		/* The signaled last Read was not posted: nothing will report. */
 		srdma_close(sx, "RDMA Read post failed");

@@ -129,8 +129,10 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @sq_avail: Send Queue entries not in use
  * @sq_wait: where replies wait for @sq_avail
  * @rq_closed: the Receive Queue is being drained: post nothing more
- * @rx_lock: protects @rx_ready, @rx_read_done, @recv_free and @rq_closed
+ * @rx_lock: protects @rx_ready, @rx_reading, @rx_read_done, @recv_free
+ *	and @rq_closed
  * @rx_ready: completed Receives not yet handled by srdma_recvfrom()
+ * @rx_reading: Calls whose RDMA Reads are posted and not yet completed
  * @rx_read_done: Calls whose RDMA Reads have completed (or failed), for
  *	srdma_recvfrom() to finish; they come before @rx_ready
  * @recv_free: Receive buffers not posted
@@ -183,6 +185,7 @@ struct srdma_xprt {
 	bool rq_closed;
 	spinlock_t rx_lock;	/* protects the Receive lists */
 	struct list_head rx_ready;
+	struct list_head rx_reading;
 	struct list_head rx_read_done;
 	struct list_head recv_free;
 	unsigned int recv_count;
@@ -318,7 +321,7 @@ struct srdma_read;
 
 /**
  * struct srdma_recv - one Receive buffer and the Call it carries
- * @node: entry in rx_ready, rx_read_done or recv_free
+ * @node: entry in rx_ready, rx_reading, rx_read_done or recv_free
  * @sx: owning connection
  * @rb: the buffer (@sx->recv_size bytes, DMA mapped while it exists)
  *	and its Receive WR
