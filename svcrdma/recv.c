@@ -153,30 +153,25 @@ int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count)
 void srdma_recv_destroy_all(struct srdma_xprt *sx)
 {
 	struct srdma_recv *rc, *next;
-	unsigned int lost = 0;
+	size_t lost;
 
+	/*
+	 * Reads whose completion the drain did not bring: a provider that
+	 * loses a flushed Read's completion (soft-iWARP after a lost link,
+	 * Documentation/reliability.rst) must not cost their MRs, pages
+	 * and Receive buffers.  They go with the flushed ones.
+	 */
+	lost = list_count_nodes(&sx->rx_reading);
+	if (lost)
+		pr_warn_ratelimited("svcrdma: %s: %zu RDMA Read completions never came; released after the drain\n",
+				    sx->xprt.xpt_remotebuf, lost);
+	list_splice_init(&sx->rx_reading, &sx->rx_read_done);
 	/* Their Reads were flushed by the drain: nothing uses the pages. */
 	list_for_each_entry(rc, &sx->rx_read_done, node) {
 		srdma_read_free(sx, rc->read);
 		rc->read = NULL;
 	}
 	list_splice_init(&sx->rx_read_done, &sx->recv_free);
-	/*
-	 * Reads whose completion the drain did not bring: a provider that
-	 * loses a flushed Read's completion (soft-iWARP after a lost link,
-	 * Documentation/reliability.rst) must not cost their MRs, pages
-	 * and Receive buffers.  The QP is drained, so nothing of theirs
-	 * runs any more.
-	 */
-	list_for_each_entry(rc, &sx->rx_reading, node) {
-		srdma_read_free(sx, rc->read);
-		rc->read = NULL;
-		lost++;
-	}
-	list_splice_init(&sx->rx_reading, &sx->recv_free);
-	if (lost)
-		pr_warn_ratelimited("svcrdma: %s: %u RDMA Read completions never came; released after the drain\n",
-				    sx->xprt.xpt_remotebuf, lost);
 	list_splice_init(&sx->rx_ready, &sx->recv_free);
 	list_for_each_entry_safe(rc, next, &sx->recv_free, node) {
 		list_del(&rc->node);
