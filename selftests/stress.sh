@@ -11,7 +11,8 @@
 # that a failure can be replayed with STRESS_SEED), every crafted reply of
 # the hostile server (make check runs a subset), fault injection with
 # eight rounds per phase at a higher failure rate, and 20 forced
-# disconnects per role under verified I/O (make check does 5).
+# disconnects per role under verified I/O (make check does 4), and the
+# server's link flapped on siw (test 92).
 # STRESS_TESTS="70-hostile-peer 90-forced-disconnects" runs only those.
 # Logs go to build/stress/<test>; the last line is "selftests: N passed,
 # N failed", the line before it counts the tests retried after an
