@@ -46,8 +46,7 @@ fi
 # it is there, no network is needed.  Without it the guests run on
 # Debian's QEMU 7.2, which works but crashes more often.
 . "$(dirname "$0")/../selftests/lib/common.sh"
-if [ -z "${RPCRDMA_QEMU:-}" ] &&
-   [ ! -x "$RPCRDMA_CACHE/qemu-backports/current/usr/bin/qemu-system-x86_64" ]; then
+if [ -z "${RPCRDMA_QEMU:-}" ] && [ "$(guest_qemu)" = qemu-system-x86_64 ]; then
 	mkdir -p "$RPCRDMA_CACHE/qemu-backports"
 	"$(dirname "$0")/../selftests/lib/qemu-backports.sh" >/dev/null ||
 		echo "deps: warning: no QEMU from bookworm-backports; the guests run on Debian's QEMU" >&2

@@ -40,11 +40,7 @@ log=$RPCRDMA_TOP/build/check
 mkdir -p "$log"
 start=$(date +%s)
 
-# The emulator vm.sh will pick (make deps fetched the backport).
-emu=$RPCRDMA_CACHE/qemu-backports/current/usr/bin/qemu-system-x86_64
-[ -x "$emu" ] || emu=qemu-system-x86_64
-emu=${RPCRDMA_QEMU:-$emu}
-echo "== guests run on $("$emu" --version | head -n 1)"
+echo "== guests run on $("$(guest_qemu)" --version | head -n 1)"
 
 echo "== Makefile: every target the README names works without a kernel tree"
 # A fresh machine has no headers until "make deps" installs them, so make

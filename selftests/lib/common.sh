@@ -52,6 +52,22 @@ check_or_full() {
 	fi
 }
 
+# The QEMU that make deps unpacked from bookworm-backports
+# (qemu-backports.sh), which the guests run on when it is there.
+QEMU_BACKPORT=$RPCRDMA_CACHE/qemu-backports/current
+
+# guest_qemu: the emulator vm.sh runs: $RPCRDMA_QEMU, else the backport,
+# else Debian's.
+guest_qemu() {
+	if [ -n "${RPCRDMA_QEMU:-}" ]; then
+		echo "$RPCRDMA_QEMU"
+	elif [ -x "$QEMU_BACKPORT/usr/bin/qemu-system-x86_64" ]; then
+		echo "$QEMU_BACKPORT/usr/bin/qemu-system-x86_64"
+	else
+		echo qemu-system-x86_64
+	fi
+}
+
 # Tests that only make stress runs: harness checks of the stock module
 # alone on the debug kernel, which test none of our code, and the
 # server link flap on siw (six minutes on the debug kernel).

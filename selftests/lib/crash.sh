@@ -67,8 +67,9 @@ crash_census() {
 
 # guest_crash_modules LOG: "PROVIDER MODULE" of the first crash in the
 # kernel log LOG, read from the report's module list and the log's marks
-# (PROVIDER: rxe, siw or none; MODULE: ours, which is out of tree and so listed as
-# "rpcrdma(O...)", stock, or none), or nothing if the guest did not crash.
+# (PROVIDER: rxe, siw or none; MODULE: ours, which is out of tree and so
+# listed as "rpcrdma(O...)", stock, or none), or nothing if the guest did
+# not crash.
 guest_crash_modules() {
 	local report mods provider module
 

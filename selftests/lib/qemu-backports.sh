@@ -11,7 +11,7 @@
 #   eval "$(selftests/lib/qemu-backports.sh)"   # sets and exports them
 #   selftests/run.sh 60-client-vs-our-server
 #
-# It also points $RPCRDMA_CACHE/qemu-backports/current at that version,
+# It also points $QEMU_BACKPORT (common.sh) at that version,
 # which vm.sh then runs by default: guests crashed about once per six
 # guest-minutes on QEMU 7.2 (Debian 12's) and not once in 35 on the
 # backport (Documentation/reliability.rst).  make deps runs this once.
@@ -31,7 +31,12 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-curl -fsS --connect-timeout 20 --retry 2 -o "$tmp/InRelease" "$mirror/dists/$suite/InRelease" ||
+# fetch FILE URL
+fetch() {
+	curl -fsS --connect-timeout 20 --retry 2 -o "$1" "$2"
+}
+
+fetch "$tmp/InRelease" "$mirror/dists/$suite/InRelease" ||
 	die "qemu-backports: cannot fetch $suite/InRelease"
 gpgv --keyring "$keyring" --output "$tmp/Release" "$tmp/InRelease" \
 	2>"$tmp/gpgv.log" ||
@@ -41,7 +46,7 @@ index=main/binary-amd64/Packages.xz
 sum=$(awk -v f="$index" '/^SHA256:/ { s = 1; next } /^[^ ]/ { s = 0 }
 	s && $3 == f { print $1 }' "$tmp/Release")
 [ -n "$sum" ] || die "qemu-backports: $index not in Release"
-curl -fsS --connect-timeout 20 --retry 2 -o "$tmp/Packages.xz" "$mirror/dists/$suite/$index" ||
+fetch "$tmp/Packages.xz" "$mirror/dists/$suite/$index" ||
 	die "qemu-backports: cannot fetch $index"
 echo "$sum  $tmp/Packages.xz" | sha256sum -c --quiet - ||
 	die "qemu-backports: $index checksum mismatch"
@@ -62,7 +67,7 @@ dest=$RPCRDMA_CACHE/qemu-backports/${version//[:~+]/_}
 if [ ! -x "$dest/usr/bin/qemu-system-x86_64" ]; then
 	mkdir -p "$dest.new"
 	while read -r pkg _ file sha; do
-		curl -fsS --connect-timeout 20 --retry 2 -o "$tmp/$pkg.deb" "$mirror/$file" ||
+		fetch "$tmp/$pkg.deb" "$mirror/$file" ||
 			die "qemu-backports: cannot fetch $file"
 		echo "$sha  $tmp/$pkg.deb" | sha256sum -c --quiet - ||
 			die "qemu-backports: $file checksum mismatch"
@@ -72,7 +77,7 @@ if [ ! -x "$dest/usr/bin/qemu-system-x86_64" ]; then
 	mv "$dest.new" "$dest"
 fi
 # The emulator vm.sh uses when RPCRDMA_QEMU is not set.
-ln -sfn "$(basename "$dest")" "$RPCRDMA_CACHE/qemu-backports/current"
+ln -sfn "$(basename "$dest")" "$QEMU_BACKPORT"
 "$dest/usr/bin/qemu-system-x86_64" --version | head -1 >&2
 echo "export RPCRDMA_QEMU=$dest/usr/bin/qemu-system-x86_64"
 echo "export RPCRDMA_QEMU_DATADIR=$dest/usr/share/qemu"

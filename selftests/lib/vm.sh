@@ -170,12 +170,9 @@ append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
 
 start=$(date +%s)
 set +e
-backport=$RPCRDMA_CACHE/qemu-backports/current
-if [ -z "${RPCRDMA_QEMU:-}" ] && [ -x "$backport/usr/bin/qemu-system-x86_64" ]; then
-	RPCRDMA_QEMU=$backport/usr/bin/qemu-system-x86_64
-	RPCRDMA_QEMU_DATADIR=$backport/usr/share/qemu
-fi
-qemu=${RPCRDMA_QEMU:-qemu-system-x86_64}
+qemu=$(guest_qemu)
+[ "$qemu" != "$QEMU_BACKPORT/usr/bin/qemu-system-x86_64" ] ||
+	RPCRDMA_QEMU_DATADIR=$QEMU_BACKPORT/usr/share/qemu
 qemu_version=$("$qemu" --version | awk 'NR == 1 { print $4 }')
 qemu_data=()
 [ -z "${RPCRDMA_QEMU_DATADIR:-}" ] || qemu_data=(-L "$RPCRDMA_QEMU_DATADIR")

@@ -37,19 +37,19 @@ role() {
 		--client-env "CLIENT_MODULE=$4" --client-env "KINDS=$5"
 }
 
-roles=${DISCONNECT_ROLES:-our-client our-server}
 rc=0
-case " $roles " in
-*" our-client "*)
-	role "$1" our-client stock ours \
-		"${OUR_CLIENT_KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect}" ||
-		rc=1 ;;
-esac
-case " $roles " in
-*" our-server "*)
-	role "$1" our-server ours stock \
-		"${OUR_SERVER_KINDS:-nfsd-restart server-device-readd module-swap module-swap}" ||
-		rc=1 ;;
-esac
+for r in ${DISCONNECT_ROLES:-our-client our-server}; do
+	case $r in
+	our-client)
+		role "$1" our-client stock ours \
+			"${OUR_CLIENT_KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect}" ||
+			rc=1 ;;
+	our-server)
+		role "$1" our-server ours stock \
+			"${OUR_SERVER_KINDS:-nfsd-restart server-device-readd module-swap module-swap}" ||
+			rc=1 ;;
+	*) die "DISCONNECT_ROLES: no role $r" ;;
+	esac
+done
 grep -h "resume times\|resumed after" "$1"/our-*/client/log 2>/dev/null
 exit $rc
