@@ -61,22 +61,26 @@ done
 	--ip 192.0.2.2/24 "${common[@]}" "${cenv[@]}" &
 cpid=$!
 
-# Whichever guest ends first, the other has a grace period to finish.
+# When the first guest to end failed, its peer may be waiting for it for
+# good: the peer gets a grace period to finish.  When it passed, the peer
+# still has its own work to end with (the server's teardown, rmmod and
+# kmemleak scans take minutes on the debug kernel), bounded by --timeout.
 alive() {
 	kill -0 "$spid" 2>/dev/null || kill -0 "$cpid" 2>/dev/null
 }
 set +e
-wait -n "$spid" "$cpid"
-for _ in $(seq 60); do
-	alive || break
-	sleep 1
-done
-for pid in "$spid" "$cpid"; do
-	if kill -0 "$pid" 2>/dev/null; then
-		echo "pair: stopping a guest that did not finish with its peer" >&2
-		pkill -P "$pid"
-	fi
-done
+if ! wait -n "$spid" "$cpid"; then
+	for _ in $(seq 60); do
+		alive || break
+		sleep 1
+	done
+	for pid in "$spid" "$cpid"; do
+		if kill -0 "$pid" 2>/dev/null; then
+			echo "pair: stopping a guest that did not finish with its peer" >&2
+			pkill -P "$pid"
+		fi
+	done
+fi
 wait "$spid"; src=$?
 wait "$cpid"; crc=$?
 set -e
