@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest "server" of the connection storm: the kernel NFS server over our
-# rpcrdma, then over the stock one, in the same boot.  For each, the memory
-# in use is read before the storm, with STORM_COUNT connections held, and
-# after they are closed: per connection, and back where it was.
+# rpcrdma and over the stock one in turn (STORM_MODULES: ours, stock, ours
+# by default), in the same boot.  For each, the memory in use is read
+# before the storm, with STORM_COUNT connections held, and after they
+# are closed: per connection, and back where it was.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 count=${STORM_COUNT:-256}
@@ -17,6 +18,87 @@ mem_used() {
 	     END { print t - f - b - c, s }' /proc/meminfo
 }
 
+# STORM_GRAPH=1: time the transport's accept method (srdma_accept or
+# svc_rdma_accept) and two levels of its callees with the function_graph tracer while
+# the storm comes up, and print where the time went, per accept.  For
+# timing only: the tracer's buffers and per-task stacks count as memory
+# in use, so the memory figures of such a run mean nothing.
+TRACING=/sys/kernel/tracing
+
+graph_start() {
+	[ "${STORM_GRAPH:-0}" = 1 ] || return 0
+	echo 0 >$TRACING/tracing_on
+	echo nop >$TRACING/current_tracer
+	echo >$TRACING/trace
+	echo 32768 >$TRACING/buffer_size_kb
+	if [ "$1" = ours ]; then
+		echo srdma_accept >$TRACING/set_graph_function
+	else
+		echo svc_rdma_accept >$TRACING/set_graph_function
+	fi ||
+		fail "$1: cannot trace the accept method"
+	echo 3 >$TRACING/max_graph_depth
+	echo function_graph >$TRACING/current_tracer
+	echo 1 >$TRACING/options/funcgraph-tail
+	echo 0 >$TRACING/options/funcgraph-irqs
+	echo 1 >$TRACING/tracing_on
+}
+
+# Sum the durations of the accept method (depth 0) and of each callee
+# (depths 1 and 2) in the trace, and print the callees' time per accept.
+graph_report() {
+	[ "${STORM_GRAPH:-0}" = 1 ] || return 0
+	echo 0 >$TRACING/tracing_on
+	cp $TRACING/trace "/out/accept-graph-$1.txt"
+	echo nop >$TRACING/current_tracer
+	echo >$TRACING/set_graph_function
+	awk -v module="$1" -F'|' '
+		NF >= 2 && match($1, /[0-9]+\.[0-9]+ us/) {
+			n++
+			us[n] = substr($1, RSTART, RLENGTH - 3) + 0
+			match($2, /[^ ]/)
+			ind[n] = RSTART
+			name = $2
+			if (name ~ /\/\*/) {
+				sub(/.*\/\* */, "", name); sub(/ *\*\/.*/, "", name)
+			} else {
+				sub(/^ */, "", name); sub(/\(.*/, "", name)
+			}
+			fn[n] = name
+			if (!base || RSTART < base)
+				base = RSTART
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				if (ind[i] == base) {
+					accepts++; total += us[i]
+				} else if (ind[i] <= base + 4) {
+					d = (ind[i] - base) / 2
+					k = d " " fn[i]
+					t[k] += us[i]; c[k]++
+				}
+			}
+			if (!accepts)
+				exit 1
+			printf "accept %s: %d accepts, %.0f us each\n", module,
+				accepts, total / accepts
+			for (d = 1; d <= 2; d++) {
+				fflush()
+				cmd = "sort -k3,3nr | head -n 12"
+				for (k in t) {
+					split(k, kk, " ")
+					if (kk[1] != d)
+						continue
+					f = substr(k, length(kk[1]) + 2)
+					printf "accept %s: %9.0f us each at depth %d in %s (%d calls)\n",
+						module, t[k] / accepts, d, f, c[k] | cmd
+				}
+				close(cmd)
+			}
+		}' "/out/accept-graph-$1.txt" ||
+		fail "$1: no accept in the function graph"
+}
+
 # RDMA-CM ids of this server that are connections, not listeners.
 connected_ids() {
 	rdma resource show cm_id 2>/dev/null | grep -c 'state CONNECT'
@@ -24,19 +106,23 @@ connected_ids() {
 
 test_begin
 rdma_link eth0
-for module in ours stock; do
+n=0
+for module in ${STORM_MODULES:-ours stock ours}; do
+	n=$((n + 1))
 	load_rpcrdma "$module"
 	nfs_server_start
 	set -- $(mem_used)
 	before=$1 slab_before=$2
-	signal_peer "storm-ready-$module"
-	wait_peer "storm-up-$module" 0
+	graph_start "$module"
+	signal_peer "storm-ready-$n-$module"
+	wait_peer "storm-up-$n-$module" 0
+	graph_report "$module"
 	held=$(connected_ids)
 	set -- $(mem_used)
 	during=$1 slab_during=$2
 	echo "$module: $held connections held"
-	signal_peer "storm-measured-$module"
-	wait_peer "storm-closed-$module" 0
+	signal_peer "storm-measured-$n-$module"
+	wait_peer "storm-closed-$n-$module" 0
 	for _ in $(seq 120); do
 		[ "$(connected_ids)" -le 1 ] && break
 		sleep 0.5
@@ -58,10 +144,11 @@ for module in ours stock; do
 	[ "$slack" -lt 8192 ] && slack=8192
 	[ "$after" -le $((before + slack)) ] ||
 		fail "$module: $((after - before)) KiB still in use after the storm"
-	wait_peer "storm-done-$module" 0
+	wait_peer "storm-done-$n-$module" 0
 	nfs_server_stop
 	unload_rpcrdma
 done
+# The last storm of each module counts (see storm-client.sh).
 awk '{ a[$1] = $2 } END { if (a["stock"] > 0)
 	printf "storm: memory per connection, ours/stock: %.2f\n", a["ours"] / a["stock"] }' /out/storm-figures
 test_end
