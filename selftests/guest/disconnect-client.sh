@@ -15,6 +15,9 @@
 #   server-*, nfsd-restart, module-swap: done by the server guest
 # (server-link-flap, the server's eth0 down for one second, is not in the
 # default list: see Documentation/reliability.rst on soft-RoCE's QP1).
+# With STALL_DEVICE_DELETE=1, a mount that does not resume is followed by
+# an attempt to delete the RDMA device under it, with the blocked tasks'
+# stacks if that hangs.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 module=${CLIENT_MODULE:-ours}
@@ -56,6 +59,28 @@ sysfs_disconnect() {
 	echo 192.0.2.1 >"$x/dstaddr" || fail "writing $x/dstaddr failed"
 }
 
+# Delete this guest's RDMA device, giving it 60 s.  A delete that hangs
+# sleeps uninterruptibly, where timeout(1) cannot end it: it is left
+# behind, and the blocked tasks' stacks say what it waits for.
+device_delete() {
+	local del
+
+	rdma link delete "$(rdma_link_name eth0)" &
+	del=$!
+	for _ in $(seq 300); do
+		kill -0 "$del" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$del" 2>/dev/null; then
+		echo "rdma link delete still running after 60 s; blocked tasks:"
+		echo w >/proc/sysrq-trigger
+		sleep 1
+		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | head -n 120
+		return 1
+	fi
+	wait "$del"
+}
+
 event() {
 	local n=$1 kind=$2
 	case "$kind" in
@@ -64,8 +89,7 @@ event() {
 		sleep 1
 		ip link set eth0 up ;;
 	device-readd)
-		timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
-			fail "removing the client's RDMA device hung"
+		device_delete || fail "removing the client's RDMA device hung"
 		rdma_link eth0 ;;
 	sysfs-disconnect)
 		sysfs_disconnect ;;
@@ -117,6 +141,12 @@ for n in $(seq "${EVENTS:-10}"); do
 	done
 	[ "$(writes_done)" -gt "$before" ] || {
 		stuck_report
+		# STALL_DEVICE_DELETE=1: can the device still be removed
+		# from under the stuck mount?
+		if [ "${STALL_DEVICE_DELETE:-0}" = 1 ]; then
+			step "deleting the RDMA device under the stuck mount"
+			device_delete && echo "the device was deleted"
+		fi
 		fail "event $n ($kind): no write completed within 120 s after it"
 	}
 	resumed=$(tail -1 /tmp/stamps)
