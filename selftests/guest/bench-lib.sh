@@ -46,7 +46,8 @@ cpu_busy() {
 # (CONFIG_FUNCTION_PROFILER, which the test kernel has and Debian's has
 # not) on the functions PROFILE_FILTER names (every function of the
 # loaded rpcrdma.ko, ours or stock, by default), counting each
-# function's own time (graph-time off), and snapshot its statistics.
+# function's own CPU time (graph-time and sleep-time off), and snapshot
+# its statistics.
 # Starting it patches the kernel's text under stop_machine, which takes
 # seconds under TCG, so it is done before a job starts, and the job's
 # profile is the difference between two snapshots.
@@ -67,6 +68,9 @@ profile_start() {
 		op='>>'
 	done
 	echo 0 >$t/options/graph-time
+	# CPU time, not wall time: a task's time off the CPU (asleep, or
+	# preempted by soft-RoCE's work in a one-CPU guest) is not counted.
+	echo 0 >$t/options/sleep-time
 	echo 1 >$t/function_profile_enabled
 	profile_snap /tmp/profile.begin
 }
