@@ -19,10 +19,11 @@ mem_used() {
 }
 
 # STORM_GRAPH=1: time the transport's accept method (srdma_accept or
-# svc_rdma_accept) and two levels of its callees with the function_graph tracer while
-# the storm comes up, and print where the time went, per accept.  For
-# timing only: the tracer's buffers and per-task stacks count as memory
-# in use, so the memory figures of such a run mean nothing.
+# svc_rdma_accept) and two levels of its callees with the function_graph
+# tracer while the storm comes up, and print where the time went, per
+# accept.  For timing only: the tracer's buffers and per-task stacks
+# count as memory in use, so the memory figures of such a run mean
+# nothing.
 TRACING=/sys/kernel/tracing
 
 graph_start() {

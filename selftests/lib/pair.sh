@@ -64,7 +64,8 @@ cpid=$!
 # When the first guest to end failed, its peer may be waiting for it for
 # good: the peer gets a grace period to finish.  When it passed, the peer
 # still has its own work to end with (the server's teardown, rmmod and
-# kmemleak scans take minutes on the debug kernel), bounded by --timeout.
+# kmemleak scans can take over a minute on the debug kernel), bounded by
+# --timeout.
 alive() {
 	kill -0 "$spid" 2>/dev/null || kill -0 "$cpid" 2>/dev/null
 }
