@@ -51,9 +51,20 @@ fi
 echo "guest $GUEST_NAME: running $GUEST_SCRIPT on $(uname -r)" >/dev/console
 cd "$out" || exit 1
 export GUEST_NAME GUEST_OUT="$out" RPCRDMA_TOP GUEST_RELEASE
-timeout -k 5 "$GUEST_SCRIPT_TIMEOUT" bash "$GUEST_SCRIPT" 2>&1 |
-	tee "$out/log" >/dev/console
-rc=${PIPESTATUS[0]}
+# tee ends when the last writer of its pipe has gone, and a process the
+# script left behind (a writer blocked on a stuck mount, a hung "rdma link
+# delete") may never go: tee gets 10 s, then the guest carries on.
+# Process substitution opens /dev/fd/N, which devtmpfs does not have.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
+exec 3> >(tee "$out/log" >/dev/console)
+tee_pid=$!
+timeout -k 5 "$GUEST_SCRIPT_TIMEOUT" bash "$GUEST_SCRIPT" >&3 2>&1
+rc=$?
+exec 3>&-
+for _ in $(seq 50); do
+	kill -0 "$tee_pid" 2>/dev/null || break
+	sleep 0.2
+done
 [ "$rc" = 124 ] && echo "guest $GUEST_NAME: script timed out" | tee -a "$out/log"
 
 dmesg >"$out/dmesg"
