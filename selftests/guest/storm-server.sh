@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest "server" of the connection storm: the kernel NFS server over our
-# rpcrdma and over the stock one in turn (STORM_MODULES: ours, stock, ours
-# by default), in the same boot.  For each, the memory in use is read
+# rpcrdma and over the stock one in turn (STORM_MODULES, which test 72
+# sets), in the same boot.  For each, the memory in use is read
 # before the storm, with STORM_COUNT connections held, and after they
 # are closed: per connection, and back where it was.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
@@ -108,7 +108,7 @@ connected_ids() {
 test_begin
 rdma_link eth0
 n=0
-for module in ${STORM_MODULES:-ours stock ours}; do
+for module in ${STORM_MODULES:?set by test 72}; do
 	n=$((n + 1))
 	load_rpcrdma "$module"
 	nfs_server_start
