@@ -19,7 +19,7 @@ PACKAGES=(
 	# RDMA, NFS and load generation inside the guests
 	rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
 	python3-pyverbs iproute2 nfs-kernel-server nfs-common rpcbind fio
-	procps
+	procps psmisc
 	# fetching the guests' QEMU from bookworm-backports (below)
 	curl gpgv debian-archive-keyring
 )

@@ -151,7 +151,13 @@ nfs_server_restart() {
 nfs_server_stop() {
 	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
 	exportfs -ua
-	killall rpc.mountd rpcbind 2>/dev/null
+	# mountd unregisters from rpcbind as it exits; killed together,
+	# its fallback connection over TCP6 can be left un-accepted when
+	# rpcbind closes its listener, and after siw has received in
+	# process context lockdep then reports a lock order of the
+	# kernel's own (Documentation/testing.rst).  One after the other.
+	timeout 30 killall -w rpc.mountd 2>/dev/null
+	timeout 30 killall -w rpcbind 2>/dev/null
 	umount "$EXPORT"
 }
 
