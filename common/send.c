@@ -174,3 +174,29 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	return rc;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_build);
+
+/**
+ * rpcrdma_send_signal - should the next Send ask for a completion?
+ * @unsignaled: Sends posted unsignaled since the last signaled one;
+ *	updated
+ * @batch: one Send in this many is signaled (0 or 1: every one)
+ * @must: this Send needs its own completion
+ *
+ * Work Requests on a Send Queue complete in the order they were posted,
+ * so the completion of a signaled Send tells that every Send before it
+ * is done as well: the client and the server each ask for one Send
+ * completion in @batch.  The caller serialises the calls for a queue.
+ *
+ * Return: true to post the Send signaled.
+ */
+bool rpcrdma_send_signal(unsigned int *unsignaled, unsigned int batch,
+			 bool must)
+{
+	if (must || *unsignaled + 1 >= batch) {
+		*unsignaled = 0;
+		return true;
+	}
+	++*unsignaled;
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_signal);

@@ -451,8 +451,6 @@ int xrdma_post_recv(struct xrdma_rep *rep);
 int xrdma_plan_rpc(const struct xrdma_ep *ep, const struct xdr_buf *snd,
 		   const struct xdr_buf *rcv, struct xrdma_plan *p);
 u32 xrdma_credit_window(u32 grant, bool bc_call, u32 window, u32 max);
-bool xrdma_send_signal(unsigned int *unsignaled, unsigned int batch,
-		       bool must);
 int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
 			const u8 *payload);
 #endif

@@ -20,31 +20,8 @@
  * the Send Queue is too small to hold the Work Requests of every slot
  * (ep->send_batch is 0), every Send is signaled and every RPC waits.
  */
-#include <kunit/visibility.h>
-
 #include "client.h"
 #include "trace.h"
-
-/**
- * xrdma_send_signal - should the next Send ask for a completion?
- * @unsignaled: Sends posted unsignaled since the last signaled one;
- *	updated
- * @batch: one Send in this many is signaled (0 or 1: every one)
- * @must: this Send needs its own completion
- *
- * Return: true to post the Send signaled.
- */
-VISIBLE_IF_KUNIT bool xrdma_send_signal(unsigned int *unsignaled,
-					unsigned int batch, bool must)
-{
-	if (must || *unsignaled + 1 >= batch) {
-		*unsignaled = 0;
-		return true;
-	}
-	++*unsignaled;
-	return false;
-}
-EXPORT_SYMBOL_IF_KUNIT(xrdma_send_signal);
 
 /**
  * xrdma_sendq_init - prepare a new endpoint's Send bookkeeping
@@ -159,8 +136,8 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 
 	kref_get(&req->ref);
 	spin_lock(&ep->send_lock);
-	signal = xrdma_send_signal(&ep->send_unsignaled, ep->send_batch,
-				   req->send_waits || req->is_bc);
+	signal = rpcrdma_send_signal(&ep->send_unsignaled, ep->send_batch,
+				     req->send_waits || req->is_bc);
 	req->send_wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
 	list_add_tail(&req->send_node, &ep->send_fifo);
 	req->send_queued = true;

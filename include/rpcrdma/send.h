@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Building the scatter list of an RDMA Send: shared by the client (calls
- * and backchannel replies) and the server (replies and backchannel calls).
+ * Building the scatter list of an RDMA Send, and choosing which Sends ask
+ * for a completion: shared by the client (calls and backchannel replies)
+ * and the server (replies and backchannel calls).
  */
 #ifndef _RPCRDMA_SEND_H
 #define _RPCRDMA_SEND_H
@@ -44,5 +45,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 			    unsigned int hdr_len, const struct xdr_buf *xdr,
 			    unsigned int split, unsigned int resume);
 void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss);
+bool rpcrdma_send_signal(unsigned int *unsignaled, unsigned int batch,
+			 bool must);
 
 #endif /* _RPCRDMA_SEND_H */

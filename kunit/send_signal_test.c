@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: which of the client's Sends ask for a completion
- * (xprtrdma/sendq.c).  One in every batch does; a Send that needs its
+ * KUnit: which Sends ask for a completion (rpcrdma_send_signal() in
+ * common/send.c, used by the client and the server).  One in every
+ * batch does; a Send that needs its
  * own completion always does and starts the count again; batch 0 or 1
  * signals every Send.  The vectors are sequences of Sends, each with
  * its "must" flag, and the signaled pattern expected.
  */
 #include <kunit/test.h>
 
-#include "../xprtrdma/client.h"
+#include "rpcrdma/send.h"
 
 struct csq_vec {
 	const char *name;
@@ -44,8 +45,8 @@ static void send_signal_case(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, strlen(v->must), strlen(v->expect));
 	KUNIT_ASSERT_LT(test, strlen(v->must), sizeof(got));
 	for (i = 0; v->must[i]; i++) {
-		got[i] = xrdma_send_signal(&unsignaled, v->batch,
-					   v->must[i] == 'm') ? 'S' : '-';
+		got[i] = rpcrdma_send_signal(&unsignaled, v->batch,
+					     v->must[i] == 'm') ? 'S' : '-';
 		/* Never more unsignaled Sends in a row than batch - 1. */
 		KUNIT_EXPECT_LT(test, unsignaled, max(v->batch, 1U));
 	}
@@ -53,14 +54,14 @@ static void send_signal_case(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, got, v->expect);
 }
 
-static struct kunit_case rpcrdma_client_sendq_cases[] = {
+static struct kunit_case rpcrdma_send_signal_cases[] = {
 	KUNIT_CASE_PARAM(send_signal_case, csq_gen_params),
 	{}
 };
 
-static struct kunit_suite rpcrdma_client_sendq_suite = {
-	.name = "rpcrdma_client_sendq",
-	.test_cases = rpcrdma_client_sendq_cases,
+static struct kunit_suite rpcrdma_send_signal_suite = {
+	.name = "rpcrdma_send_signal",
+	.test_cases = rpcrdma_send_signal_cases,
 };
 
-kunit_test_suites(&rpcrdma_client_sendq_suite);
+kunit_test_suites(&rpcrdma_send_signal_suite);
