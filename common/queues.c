@@ -48,6 +48,17 @@
 #define RPCRDMA_CLIENT_SEND_BATCH_SHIFT	3
 #define RPCRDMA_CLIENT_SEND_BATCH_MAX	16
 
+/*
+ * The server asks for a Send completion once per this fraction of its
+ * credits, at most once per RPCRDMA_SERVER_SEND_BATCH_MAX Work Requests.
+ * The Send Queue gets that many entries more, which the Work Requests
+ * posted unsignaled since the last signaled Send hold until a later
+ * one completes; a post never reserves them, so it never waits for a
+ * signaled Send that nobody can post.
+ */
+#define RPCRDMA_SERVER_SEND_BATCH_SHIFT	3
+#define RPCRDMA_SERVER_SEND_BATCH_MAX	16
+
 /**
  * rpcrdma_dev_limits_get - read a device's limits for sizing
  * @device: the device a connection is on
@@ -155,7 +166,7 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 	u32 per_ctx = max(lim->rw_wrs_per_ctx, 1U);
 	u32 min_ctxs = max(lim->rw_mr_factor, 1U);
 	u32 fixed = bc_requests + RPCRDMA_DRAIN_WRS;
-	u32 sends, want_ctxs, room;
+	u32 sends, want_ctxs, room, slack;
 
 	if (!lim->max_send_sge || !lim->max_init_rd_atom || !credits || !ord)
 		return -EOPNOTSUPP;
@@ -173,14 +184,21 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 	q->recv_wr = q->recv_posted + RPCRDMA_DRAIN_WRS;
 	q->recv_cqe = q->recv_wr;
 
-	sends = q->max_requests + bc_requests;
+	/* Room for unsignaled Sends, if the device has it. */
+	slack = clamp(q->max_requests >> RPCRDMA_SERVER_SEND_BATCH_SHIFT, 1U,
+		      RPCRDMA_SERVER_SEND_BATCH_MAX) - 1;
+	slack = min(slack,
+		    limit - fixed - q->max_requests - per_ctx * min_ctxs);
+	q->send_batch = slack + 1;
+
+	sends = q->max_requests + bc_requests + slack;
 	room = (limit - sends - RPCRDMA_DRAIN_WRS) / per_ctx;
 	want_ctxs = q->max_requests * RPCRDMA_SERVER_PAYLOADS_PER_CREDIT *
 		    min_ctxs;
 	q->rw_ctxs = min(want_ctxs, room);
 	q->send_wr = sends + RPCRDMA_DRAIN_WRS;
 	q->sq_depth = q->send_wr + q->rw_ctxs * per_ctx;
-	q->sq_budget = q->sq_depth - RPCRDMA_DRAIN_WRS;
+	q->sq_budget = q->sq_depth - RPCRDMA_DRAIN_WRS - slack;
 	q->send_cqe = q->sq_depth;
 	q->max_send_sge = min(max_sges, lim->max_send_sge);
 	q->ord = min(ord, lim->max_init_rd_atom);

@@ -42,9 +42,9 @@
  */
 #define QS_SERVER_MR(sges) {						\
 	.max_requests = 64, .recv_posted = 72, .recv_wr = 73,		\
-	.rw_ctxs = 128, .send_wr = 73, .sq_depth = 73 + 128 * 3,	\
-	.sq_budget = 456, .send_cqe = 457, .recv_cqe = 73,		\
-	.max_send_sge = (sges), .ord = 16 }
+	.rw_ctxs = 128, .send_wr = 80, .sq_depth = 80 + 128 * 3,	\
+	.sq_budget = 456, .send_cqe = 464, .recv_cqe = 73,		\
+	.max_send_sge = (sges), .ord = 16, .send_batch = 8 }
 
 struct qs_vec {
 	const char *name;
@@ -73,10 +73,10 @@ static const struct qs_vec qs_vecs[] = {
 			 .rw_mr_factor = 20 },
 		.client = QS_CLIENT_FULL(8),
 		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 1280, .send_wr = 73,
-			    .sq_depth = 1353, .sq_budget = 1352,
-			    .send_cqe = 1353, .recv_cqe = 73,
-			    .max_send_sge = 13, .ord = 16 },
+			    .recv_wr = 73, .rw_ctxs = 1280, .send_wr = 80,
+			    .sq_depth = 1360, .sq_budget = 1352,
+			    .send_cqe = 1360, .recv_cqe = 73,
+			    .max_send_sge = 13, .ord = 16, .send_batch = 8 },
 	},
 	{
 		.name = "irdma E810 iWARP",
@@ -104,10 +104,10 @@ static const struct qs_vec qs_vecs[] = {
 			 .rw_mr_factor = 9 },
 		.client = QS_CLIENT_FULL(8),
 		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 576, .send_wr = 73,
-			    .sq_depth = 649, .sq_budget = 648,
-			    .send_cqe = 649, .recv_cqe = 73,
-			    .max_send_sge = 32, .ord = 16 },
+			    .recv_wr = 73, .rw_ctxs = 576, .send_wr = 80,
+			    .sq_depth = 656, .sq_budget = 648,
+			    .send_cqe = 656, .recv_cqe = 73,
+			    .max_send_sge = 32, .ord = 16, .send_batch = 8 },
 	},
 	{
 		/* rdma_rw gets what the Send Queue has left; ORD 1. */
@@ -121,10 +121,10 @@ static const struct qs_vec qs_vecs[] = {
 			    .recv_wr = 33, .recv_cqe = 33, .mr_depth = 32,
 			    .max_send_sge = 2, .send_batch = 0 },
 		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 61, .send_wr = 73,
-			    .sq_depth = 256, .sq_budget = 255,
-			    .send_cqe = 256, .recv_cqe = 73,
-			    .max_send_sge = 2, .ord = 1 },
+			    .recv_wr = 73, .rw_ctxs = 58, .send_wr = 80,
+			    .sq_depth = 254, .sq_budget = 246,
+			    .send_cqe = 254, .recv_cqe = 73,
+			    .max_send_sge = 2, .ord = 1, .send_batch = 8 },
 	},
 	{
 		/* The credits shrink to fit both queues. */
@@ -141,7 +141,7 @@ static const struct qs_vec qs_vecs[] = {
 			    .recv_wr = 63, .rw_ctxs = 1, .send_wr = 63,
 			    .sq_depth = 64, .sq_budget = 63,
 			    .send_cqe = 64, .recv_cqe = 63,
-			    .max_send_sge = 4, .ord = 4 },
+			    .max_send_sge = 4, .ord = 4, .send_batch = 1 },
 	},
 	{
 		/* One credit is all the server can give; no client fits. */
@@ -155,7 +155,7 @@ static const struct qs_vec qs_vecs[] = {
 			    .recv_wr = 10, .rw_ctxs = 2, .send_wr = 10,
 			    .sq_depth = 16, .sq_budget = 15,
 			    .send_cqe = 16, .recv_cqe = 10,
-			    .max_send_sge = 1, .ord = 1 },
+			    .max_send_sge = 1, .ord = 1, .send_batch = 1 },
 	},
 	{
 		.name = "too small (12 WRs)",
@@ -275,8 +275,18 @@ static void server_sizing_case(struct kunit *test)
 	KUNIT_EXPECT_LE(test, q.recv_cqe, lim->max_cqe);
 	KUNIT_EXPECT_GE(test, q.send_cqe, q.sq_depth);
 	KUNIT_EXPECT_GE(test, q.recv_cqe, q.recv_wr);
-	/* The drain has its entry in both queues. */
-	KUNIT_EXPECT_EQ(test, q.sq_budget + 1, q.sq_depth);
+	/*
+	 * The drain has its entry in both queues, and the Work Requests
+	 * posted unsignaled since the last signaled Send have theirs: a
+	 * post can always get the room it reserves once every signaled
+	 * Work Request has completed.
+	 */
+	KUNIT_EXPECT_GE(test, q.send_batch, 1U);
+	KUNIT_EXPECT_LE(test, q.send_batch, 16U);
+	KUNIT_EXPECT_LE(test, q.send_batch * 8, max(q.max_requests, 8U));
+	KUNIT_EXPECT_EQ(test, q.sq_budget + 1 + q.send_batch - 1, q.sq_depth);
+	KUNIT_EXPECT_GE(test, q.send_wr,
+			q.max_requests + QS_BC_SERVER + q.send_batch);
 	KUNIT_EXPECT_EQ(test, q.recv_wr, q.recv_posted + 1);
 	/* A Receive for every credit and backchannel reply. */
 	KUNIT_EXPECT_EQ(test, q.recv_posted, q.max_requests + QS_BC_SERVER);
@@ -309,11 +319,33 @@ static void server_ord_from_client_case(struct kunit *test)
 			-EOPNOTSUPP);
 }
 
+/* A device with room for only part of the unsignaled Sends' slack. */
+static void server_send_batch_clipped_case(struct kunit *test)
+{
+	/* 76 entries: 64 credits, 8 backchannel, 1 drain, 1 Read, 2 over. */
+	const struct rpcrdma_dev_limits lim = {
+		.max_qp_wr = 76, .max_cqe = 76, .max_send_sge = 4,
+		.max_init_rd_atom = 4, .max_fr_pages = 8,
+		.rw_wrs_per_ctx = 1, .rw_mr_factor = 1,
+	};
+	struct rpcrdma_server_queues q;
+
+	KUNIT_ASSERT_EQ(test, rpcrdma_size_server(&lim, QS_CREDITS,
+						  QS_BC_SERVER, QS_ORD,
+						  QS_SERVER_SGES, &q), 0);
+	KUNIT_EXPECT_EQ(test, q.max_requests, 64U);
+	KUNIT_EXPECT_EQ(test, q.send_batch, 3U);
+	KUNIT_EXPECT_EQ(test, q.rw_ctxs, 1U);
+	KUNIT_EXPECT_EQ(test, q.sq_depth, 76U);
+	KUNIT_EXPECT_EQ(test, q.sq_budget, 73U);
+}
+
 static struct kunit_case rpcrdma_queue_sizing_cases[] = {
 	KUNIT_CASE_PARAM(client_sizing_case, qs_gen_params),
 	KUNIT_CASE(client_send_batch_few_slots_case),
 	KUNIT_CASE_PARAM(server_sizing_case, qs_gen_params),
 	KUNIT_CASE(server_ord_from_client_case),
+	KUNIT_CASE(server_send_batch_clipped_case),
 	{}
 };
 

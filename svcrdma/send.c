@@ -10,11 +10,21 @@
  *    Reply chunk and announced by an RDMA_NOMSG header;
  *  - RDMA_ERROR/ERR_CHUNK when it fits neither.
  *
- * The Writes are chained before the Send and posted with it; only the
- * Send is signaled.  The reply's pages move from the request to the Send
- * context and are released when the Send completes, so nfsd can reuse
- * the request at once.  The Send invalidates one of the client's
- * registrations when the client's private data allows it.
+ * The Writes are chained before the Send and posted with it, unsignaled.
+ * The reply's pages move from the request to the Send context, so nfsd
+ * can reuse the request at once, and are released when the Send is
+ * retired.  The Send invalidates one of the client's registrations when
+ * the client's private data allows it.
+ *
+ * Not every Send asks for a completion either: a completion costs a CQ
+ * poll and, with a workqueue-polled CQ, a context switch.  Work Requests
+ * on a Send Queue complete in the order they were posted, so when a
+ * signaled Send completes (or any Send is flushed), every Send posted
+ * before it is done too.  Posted Sends wait on sx->send_fifo, in posting
+ * order, until such a completion retires them; a Send is signaled once
+ * sx->send_batch - 1 Sends went unsignaled, and always when Writes are
+ * chained before it, so that the Work Requests waiting for a later
+ * completion never hold more than the Send Queue keeps for them.
  */
 #include <linux/slab.h>
 
@@ -127,6 +137,48 @@ void srdma_send_destroy_all(struct srdma_xprt *sx)
 	}
 }
 
+/* Retire the Sends posted up to and including @last (all if NULL). */
+static void srdma_sendq_retire(struct srdma_xprt *sx, struct srdma_send *last)
+{
+	struct srdma_send *sc, *next;
+	unsigned int nr_wrs = 0;
+	LIST_HEAD(done);
+
+	spin_lock(&sx->sendq_lock);
+	if (last && !last->queued) {
+		/* Retired already, by the teardown. */
+		spin_unlock(&sx->sendq_lock);
+		return;
+	}
+	while (!list_empty(&sx->send_fifo)) {
+		sc = list_first_entry(&sx->send_fifo, struct srdma_send, node);
+		list_move_tail(&sc->node, &done);
+		sc->queued = false;
+		if (sc == last)
+			break;
+	}
+	spin_unlock(&sx->sendq_lock);
+
+	list_for_each_entry_safe(sc, next, &done, node) {
+		list_del(&sc->node);
+		nr_wrs += sc->nr_wrs;
+		srdma_send_put(sc);
+	}
+	srdma_sq_release(sx, nr_wrs);
+}
+
+/**
+ * srdma_sendq_retire_all - retire every Send left on a drained queue
+ * @sx: the connection, whose QP ib_drain_qp() has drained
+ *
+ * Unsignaled Sends need not be flushed with a completion of their own:
+ * once the drain's Work Request has completed, none of them is in use.
+ */
+void srdma_sendq_retire_all(struct srdma_xprt *sx)
+{
+	srdma_sendq_retire(sx, NULL);
+}
+
 static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srdma_send *sc = container_of(wc->wr_cqe, struct srdma_send,
@@ -143,16 +195,16 @@ static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	} else {
 		trace_svcrdma_wc_send(&sc->cid);
 	}
-	srdma_sq_release(sx, sc->nr_wrs);
-	srdma_send_put(sc);
+	srdma_sendq_retire(sx, sc);
 }
 
 /**
  * srdma_send_post - post a Send context: its Writes, then its Send
  * @sc: context with @sc->wr, its SGEs and its Writes prepared
  *
- * Waits for Send Queue room.  On success the Send completion releases
- * @sc; on failure it is released here.
+ * Waits for Send Queue room.  On success @sc is released when the Send
+ * is retired (by its own completion or a later one); on failure it is
+ * released here.
  *
  * Return: 0 or -errno.
  */
@@ -161,13 +213,14 @@ int srdma_send_post(struct srdma_send *sc)
 	struct srdma_xprt *sx = sc->sx;
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
+	unsigned int unsignaled;
+	bool signal;
 	int err;
 
 	sc->wr.next = NULL;
 	sc->wr.wr_cqe = &sc->cqe;
 	sc->wr.sg_list = sc->sges.sge;
 	sc->wr.num_sge = sc->sges.nr;
-	sc->wr.send_flags = IB_SEND_SIGNALED;
 	sc->nr_wrs = 1;
 	first = srdma_rw_chain(sx, &sc->rws, NULL, &sc->wr, &sc->nr_wrs);
 
@@ -176,8 +229,24 @@ int srdma_send_post(struct srdma_send *sc)
 		trace_svcrdma_sq_post_err(sx, &sc->cid, err);
 		goto out_put;
 	}
+
+	/* The FIFO takes the Sends in the order the Send Queue does. */
+	spin_lock(&sx->sendq_lock);
+	unsignaled = sx->send_unsignaled;
+	signal = rpcrdma_send_signal(&sx->send_unsignaled, sx->send_batch,
+				     sc->nr_wrs > 1);
+	sc->wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
+	list_add_tail(&sc->node, &sx->send_fifo);
+	sc->queued = true;
 	trace_svcrdma_post_send(sc);
 	err = ib_post_send(sx->ib.qp, first, &bad);
+	if (err) {
+		/* Not posted, so no completion can have retired it. */
+		list_del(&sc->node);
+		sc->queued = false;
+		sx->send_unsignaled = unsignaled;
+	}
+	spin_unlock(&sx->sendq_lock);
 	if (err) {
 		trace_svcrdma_sq_post_err(sx, &sc->cid, err);
 		srdma_close(sx, "post send failed");

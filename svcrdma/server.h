@@ -124,10 +124,18 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @ord: RDMA Reads we may have outstanding: the client's responder
  *	resources, our tunable and the device's limit, whichever is least
  * @max_send_sge: SGEs per Send work request
- * @sq_budget: Send Queue entries posting may use (the queue less the
- *	entry ib_drain_qp() needs)
+ * @sq_budget: Send Queue entries one post may reserve at most (the queue
+ *	less the entry ib_drain_qp() needs and the @send_batch - 1 that
+ *	unsignaled Work Requests may hold)
  * @sq_avail: Send Queue entries not in use
  * @sq_wait: where replies wait for @sq_avail
+ * @send_batch: a Send is signaled once @send_batch - 1 Work Requests
+ *	were posted unsignaled since the last signaled one (1: always)
+ * @sendq_lock: serialises posting Sends, so that @send_fifo is in
+ *	posting order; protects @send_fifo and @send_unsignaled
+ * @send_fifo: Send contexts posted and not yet retired, oldest first
+ * @send_unsignaled: Work Requests posted unsignaled since the last
+ *	signaled Send
  * @rq_closed: the Receive Queue is being drained: post nothing more
  * @rx_lock: protects @rx_ready, @rx_reading, @rx_read_done, @recv_free
  *	and @rq_closed
@@ -181,6 +189,11 @@ struct srdma_xprt {
 	unsigned int sq_budget;
 	atomic_t sq_avail;
 	wait_queue_head_t sq_wait;
+
+	unsigned int send_batch;
+	spinlock_t sendq_lock;	/* posting order of Sends */
+	struct list_head send_fifo;
+	unsigned int send_unsignaled;
 
 	bool rq_closed;
 	spinlock_t rx_lock;	/* protects the Receive lists */
@@ -387,7 +400,7 @@ struct srdma_rw {
 
 /**
  * struct srdma_send - a Send and the RDMA Writes chained before it
- * @node: entry in send_free
+ * @node: entry in send_free, send_fifo or send_orphans
  * @sx: owning connection
  * @wr: the Send work request
  * @cqe: its completion
@@ -397,7 +410,9 @@ struct srdma_rw {
  * @sges: SGEs of @wr
  * @rws: RDMA Writes chained before @wr
  * @nr_wrs: work requests posted with this Send (Writes included)
- * @pages: reply pages released when the Send completes
+ * @queued: on send_fifo: posted, and not yet retired by its completion or
+ *	a later one
+ * @pages: reply pages released when the Send is retired
  * @nr_pages: entries of @pages in use
  */
 struct srdma_send {
@@ -410,6 +425,7 @@ struct srdma_send {
 	struct rpcrdma_send_sges sges;
 	struct list_head rws;
 	unsigned int nr_wrs;
+	bool queued;
 	struct page *pages[RPCSVC_MAXPAGES];
 	unsigned int nr_pages;
 };
@@ -506,6 +522,7 @@ struct srdma_send *srdma_send_get(struct srdma_xprt *sx);
 void srdma_send_put(struct srdma_send *sc);
 void srdma_send_destroy_all(struct srdma_xprt *sx);
 void srdma_send_release_orphans(struct srdma_xprt *sx);
+void srdma_sendq_retire_all(struct srdma_xprt *sx);
 void srdma_send_hdr_stream(struct srdma_send *sc, struct xdr_stream *xdr,
 			   struct xdr_buf *hbuf);
 int srdma_send_post(struct srdma_send *sc);

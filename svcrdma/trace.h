@@ -102,6 +102,7 @@ TRACE_EVENT(svcrdma_queues,
 		__field(u32, sq_depth)
 		__field(u32, rw_ctxs)
 		__field(u32, sq_budget)
+		__field(u32, send_batch)
 	),
 	TP_fast_assign(
 		__assign_str(peer);
@@ -112,11 +113,12 @@ TRACE_EVENT(svcrdma_queues,
 		__entry->sq_depth = q->sq_depth;
 		__entry->rw_ctxs = q->rw_ctxs;
 		__entry->sq_budget = q->sq_budget;
+		__entry->send_batch = q->send_batch;
 	),
-	TP_printk("peer=%s credits=%u ord=%u recv_wr=%u send_wr=%u sq_depth=%u rw_ctxs=%u sq_budget=%u",
+	TP_printk("peer=%s credits=%u ord=%u recv_wr=%u send_wr=%u sq_depth=%u rw_ctxs=%u sq_budget=%u send_batch=%u",
 		  __get_str(peer), __entry->credits, __entry->ord,
 		  __entry->recv_wr, __entry->send_wr, __entry->sq_depth,
-		  __entry->rw_ctxs, __entry->sq_budget)
+		  __entry->rw_ctxs, __entry->sq_budget, __entry->send_batch)
 );
 
 TRACE_EVENT(svcrdma_accept,
@@ -577,6 +579,7 @@ TRACE_EVENT(svcrdma_post_send,
 		__field(unsigned int, num_sge)
 		__field(u32, inv_rkey)
 		__field(unsigned int, nr_wrs)
+		__field(bool, signaled)
 	),
 	TP_fast_assign(
 		__entry->cq_id = sc->cid.queue_id;
@@ -585,10 +588,12 @@ TRACE_EVENT(svcrdma_post_send,
 		__entry->inv_rkey = sc->wr.opcode == IB_WR_SEND_WITH_INV ?
 				    sc->wr.ex.invalidate_rkey : 0;
 		__entry->nr_wrs = sc->nr_wrs;
+		__entry->signaled = sc->wr.send_flags & IB_SEND_SIGNALED;
 	),
-	TP_printk("cq.id=%u cid=%d num_sge=%u inv_rkey=0x%08x wrs=%u",
+	TP_printk("cq.id=%u cid=%d num_sge=%u inv_rkey=0x%08x wrs=%u%s",
 		  __entry->cq_id, __entry->completion_id, __entry->num_sge,
-		  __entry->inv_rkey, __entry->nr_wrs)
+		  __entry->inv_rkey, __entry->nr_wrs,
+		  __entry->signaled ? " signaled" : "")
 );
 
 DECLARE_EVENT_CLASS(svcrdma_sq_class,

@@ -70,12 +70,16 @@ struct rpcrdma_client_queues {
  * @send_wr: Send Queue entries asked for ourselves; rdma_rw adds
  *	@rw_ctxs times rw_wrs_per_ctx when the QP is created
  * @sq_depth: the whole Send Queue once rdma_rw has added its share
- * @sq_budget: Send Queue entries posting may use (@sq_depth less the
- *	drain's)
+ * @sq_budget: Send Queue entries one post may reserve at most: @sq_depth
+ *	less the drain's and the @send_batch - 1 that unsignaled Sends may
+ *	hold while no later Send is signaled
  * @send_cqe: Send completion queue entries
  * @recv_cqe: Receive completion queue entries
  * @max_send_sge: SGEs per Send used
  * @ord: RDMA Reads in flight (initiator depth)
+ * @send_batch: a Send asks for a completion once @send_batch - 1 Work
+ *	Requests were posted unsignaled since the last one that did (1:
+ *	every Send asks)
  */
 struct rpcrdma_server_queues {
 	u32 max_requests;
@@ -89,6 +93,7 @@ struct rpcrdma_server_queues {
 	u32 recv_cqe;
 	u32 max_send_sge;
 	u32 ord;
+	u32 send_batch;
 };
 
 /* Work requests one client RPC may post: its FastRegs, LocalInvs, Send. */

@@ -87,12 +87,22 @@ wait_peer client-finished "${PEER_TIMEOUT:-0}"
 cp /sys/kernel/tracing/trace /out/server-trace.txt
 step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
-for s in recv read write sq_prod rq_prod; do
+for s in recv read write sq_prod sq_poll rq_prod; do
 	echo "rdma_stat_$s $(svc_stat "rdma_stat_$s")"
 done
 [ "$(svc_stat rdma_stat_recv)" -gt 0 ] || fail "rdma_stat_recv did not count"
 [ "$(svc_stat rdma_stat_read)" -gt 0 ] || fail "rdma_stat_read did not count (Read chunks)"
 [ "$(svc_stat rdma_stat_write)" -gt 0 ] || fail "rdma_stat_write did not count (Write/Reply chunks)"
+# Small replies share one Send completion per batch (svcrdma/send.c):
+# fewer Send completions than Calls received, by a margin.
+batches=$(grep -o ' svcrdma_queues:.* send_batch=[0-9]*' /sys/kernel/tracing/trace |
+	  sed 's/.*send_batch=//' | sort -un | tr '\n' ' ')
+echo "Send batches: $batches"
+for b in $batches; do
+	[ "$b" -gt 1 ] || fail "a connection signals every Send (send_batch $b)"
+done
+[ $(( $(svc_stat rdma_stat_sq_poll) * 10 )) -lt $(( $(svc_stat rdma_stat_recv) * 9 )) ] ||
+	fail "Send completions are not batched: $(svc_stat rdma_stat_sq_poll) for $(svc_stat rdma_stat_recv) Calls"
 echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count 'decode_[a-z]+_err') decode errors"
 [ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
 # The kernel's clients offer many responder resources: more than one
