@@ -50,11 +50,11 @@
 
 /*
  * The server asks for a Send completion once per this fraction of its
- * credits, at most once per RPCRDMA_SERVER_SEND_BATCH_MAX Work Requests.
- * The Send Queue gets that many entries more, which the Work Requests
- * posted unsignaled since the last signaled Send hold until a later
- * one completes; a post never reserves them, so it never waits for a
- * signaled Send that nobody can post.
+ * credits, and at least once per RPCRDMA_SERVER_SEND_BATCH_MAX Sends.
+ * The Send Queue gets one entry fewer than the batch on top of the rest:
+ * the Work Requests posted unsignaled since the last signaled Send hold
+ * them until a later one completes.  A post never reserves them, so it
+ * never waits for a signaled Send that nobody can post.
  */
 #define RPCRDMA_SERVER_SEND_BATCH_SHIFT	3
 #define RPCRDMA_SERVER_SEND_BATCH_MAX	16
