@@ -13,5 +13,6 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 	--timeout 600 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 \
 	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 16 "8 16")" \
-	--env "DIR_ENTRIES=$(check_or_full 1000 3000)" \
-	--env SWAP=1 ${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
+	--env "DIR_ENTRIES=$(check_or_full 500 3000)" \
+	--env SWAP=1 --env "SWAP_MIB=$(check_or_full 64 96)" \
+	${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}

@@ -16,6 +16,6 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 	--timeout 700 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 --env DELEG_RECALL=1 \
 	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 16 "8 16")" \
-	--env "DIR_ENTRIES=$(check_or_full 1000 3000)" \
+	--env "DIR_ENTRIES=$(check_or_full 500 3000)" \
 	--env RENEGOTIATE=1 --env SERVER_DEVICE_REMOVAL=1 \
 	${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
