@@ -4,8 +4,12 @@
  * inline part of an RPC message, gathered from where the message already
  * is (head, pages, tail).  When the device takes fewer SGEs than that
  * needs, the message is copied after the header instead ("pull-up").
+ *
+ * Then the FIFO of posted Sends: which ones ask for a completion, and
+ * which ones a completion retires.
  */
 #include <kunit/visibility.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/vmalloc.h>
 
@@ -175,28 +179,107 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_build);
 
+/* Should the next Send ask for a completion?  Updates @q->unsignaled. */
+static bool rpcrdma_send_signal(struct rpcrdma_sendq *q, bool must)
+{
+	if (must || q->unsignaled + 1 >= q->batch) {
+		q->unsignaled = 0;
+		return true;
+	}
+	q->unsignaled++;
+	return false;
+}
+
 /**
- * rpcrdma_send_signal - should the next Send ask for a completion?
- * @unsignaled: Sends posted unsignaled since the last signaled one;
- *	updated
- * @batch: one Send in this many is signaled (0 or 1: every one)
- * @must: this Send needs its own completion
+ * rpcrdma_sendq_init - prepare an empty Send FIFO
+ * @q: FIFO of a new connection; every Send is signaled until the
+ *	caller sets @q->batch
+ */
+void rpcrdma_sendq_init(struct rpcrdma_sendq *q)
+{
+	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->fifo);
+	q->batch = 0;
+	q->unsignaled = 0;
+	q->undo = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_init);
+
+/**
+ * rpcrdma_sendq_add - queue a Send that is about to be posted
+ * @q: FIFO of the Send Queue; the caller holds @q->lock, and keeps
+ *	holding it until the post if other threads may post concurrently
+ * @e: the Send's entry
+ * @must_signal: this Send needs its own completion
  *
- * Work Requests on a Send Queue complete in the order they were posted,
- * so the completion of a signaled Send tells that every Send before it
- * is done as well: the client and the server each ask for one Send
- * completion in @batch.  The caller serialises the calls for a queue.
+ * One Send in @q->batch is signaled, and every Send that must be.
+ * Then at most @q->batch - 1 Sends in a row wait for the completion of
+ * a later one, which is what the Send Queue must keep room for.
  *
  * Return: true to post the Send signaled.
  */
-bool rpcrdma_send_signal(unsigned int *unsignaled, unsigned int batch,
-			 bool must)
+bool rpcrdma_sendq_add(struct rpcrdma_sendq *q, struct rpcrdma_sendq_entry *e,
+		       bool must_signal)
 {
-	if (must || *unsignaled + 1 >= batch) {
-		*unsignaled = 0;
-		return true;
-	}
-	++*unsignaled;
-	return false;
+	lockdep_assert_held(&q->lock);
+	q->undo = q->unsignaled;
+	list_add_tail(&e->node, &q->fifo);
+	e->queued = true;
+	return rpcrdma_send_signal(q, must_signal);
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_signal);
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_add);
+
+/**
+ * rpcrdma_sendq_unadd - take back the last Send queued: its post failed
+ * @q: FIFO of the Send Queue; the caller holds @q->lock
+ * @e: the entry rpcrdma_sendq_add() queued last
+ *
+ * A Send that was never posted cannot be retired by a completion; the
+ * count of unsignaled Sends goes back to what it was before it.
+ */
+void rpcrdma_sendq_unadd(struct rpcrdma_sendq *q,
+			 struct rpcrdma_sendq_entry *e)
+{
+	lockdep_assert_held(&q->lock);
+	list_del_init(&e->node);
+	e->queued = false;
+	q->unsignaled = q->undo;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_unadd);
+
+/**
+ * rpcrdma_sendq_retire - take the Sends a completion finished off the FIFO
+ * @q: FIFO of the Send Queue
+ * @last: the Send that completed or was flushed; NULL once the queue is
+ *	drained, to take every Send left
+ * @done: empty list; receives the retired entries, oldest first
+ *
+ * The caller then releases what each entry on @done holds, outside
+ * @q->lock, and takes it off @done.
+ *
+ * Return: false if @last was retired already (by a teardown that took
+ * every Send): @done is left empty.
+ */
+bool rpcrdma_sendq_retire(struct rpcrdma_sendq *q,
+			  struct rpcrdma_sendq_entry *last,
+			  struct list_head *done)
+{
+	struct rpcrdma_sendq_entry *e;
+
+	spin_lock(&q->lock);
+	if (last && !last->queued) {
+		spin_unlock(&q->lock);
+		return false;
+	}
+	while (!list_empty(&q->fifo)) {
+		e = list_first_entry(&q->fifo, struct rpcrdma_sendq_entry,
+				     node);
+		list_move_tail(&e->node, done);
+		e->queued = false;
+		if (e == last)
+			break;
+	}
+	spin_unlock(&q->lock);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_retire);

@@ -45,8 +45,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	spin_lock_init(&sx->send_lock);
 	INIT_LIST_HEAD(&sx->send_free);
 	INIT_LIST_HEAD(&sx->send_orphans);
-	spin_lock_init(&sx->sendq_lock);
-	INIT_LIST_HEAD(&sx->send_fifo);
+	rpcrdma_sendq_init(&sx->sendq);
 	INIT_LIST_HEAD(&sx->rw_orphans);
 	spin_lock_init(&sx->rw_lock);
 	INIT_LIST_HEAD(&sx->rw_free);
@@ -325,10 +324,9 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	sx->max_send_sge = q->max_send_sge;
 	sx->ord = q->ord;
 	sx->sq_budget = q->sq_budget;
-	sx->send_batch = q->send_batch;
-	sx->send_unsignaled = 0;
+	sx->sendq.batch = q->send_batch;
 	/* The unsignaled Work Requests' room comes on top of the budget. */
-	atomic_set(&sx->sq_avail, sx->sq_budget + sx->send_batch - 1);
+	atomic_set(&sx->sq_avail, sx->sq_budget + q->send_batch - 1);
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
 

@@ -20,9 +20,10 @@
  * poll and, with a workqueue-polled CQ, a context switch.  Work Requests
  * on a Send Queue complete in the order they were posted, so when a
  * signaled Send completes (or any Send is flushed), every Send posted
- * before it is done too.  Posted Sends wait on sx->send_fifo, in posting
- * order, until such a completion retires them; a Send is signaled once
- * sx->send_batch - 1 Sends went unsignaled, and always when Writes are
+ * before it is done too.  Posted Sends wait on sx->sendq (the FIFO
+ * common/send.c keeps for both roles), in posting order, until such a
+ * completion retires them; a Send is signaled once sx->sendq.batch - 1
+ * Sends went unsignaled, and always when Writes are
  * chained before it, so that the Work Requests waiting for a later
  * completion never hold more than the Send Queue keeps for them.
  */
@@ -140,27 +141,17 @@ void srdma_send_destroy_all(struct srdma_xprt *sx)
 /* Retire the Sends posted up to and including @last (all if NULL). */
 static void srdma_sendq_retire(struct srdma_xprt *sx, struct srdma_send *last)
 {
-	struct srdma_send *sc, *next;
+	struct rpcrdma_sendq_entry *e, *next;
+	struct srdma_send *sc;
 	unsigned int nr_wrs = 0;
 	LIST_HEAD(done);
 
-	spin_lock(&sx->sendq_lock);
-	if (last && !last->queued) {
-		/* Retired already, by the teardown. */
-		spin_unlock(&sx->sendq_lock);
+	if (!rpcrdma_sendq_retire(&sx->sendq, last ? &last->sqe : NULL,
+				  &done))
 		return;
-	}
-	while (!list_empty(&sx->send_fifo)) {
-		sc = list_first_entry(&sx->send_fifo, struct srdma_send, node);
-		list_move_tail(&sc->node, &done);
-		sc->queued = false;
-		if (sc == last)
-			break;
-	}
-	spin_unlock(&sx->sendq_lock);
-
-	list_for_each_entry_safe(sc, next, &done, node) {
-		list_del(&sc->node);
+	list_for_each_entry_safe(e, next, &done, node) {
+		list_del_init(&e->node);
+		sc = container_of(e, struct srdma_send, sqe);
 		nr_wrs += sc->nr_wrs;
 		srdma_send_put(sc);
 	}
@@ -213,7 +204,6 @@ int srdma_send_post(struct srdma_send *sc)
 	struct srdma_xprt *sx = sc->sx;
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
-	unsigned int unsignaled;
 	bool signal;
 	int err;
 
@@ -231,22 +221,14 @@ int srdma_send_post(struct srdma_send *sc)
 	}
 
 	/* The FIFO takes the Sends in the order the Send Queue does. */
-	spin_lock(&sx->sendq_lock);
-	unsignaled = sx->send_unsignaled;
-	signal = rpcrdma_send_signal(&sx->send_unsignaled, sx->send_batch,
-				     sc->nr_wrs > 1);
+	spin_lock(&sx->sendq.lock);
+	signal = rpcrdma_sendq_add(&sx->sendq, &sc->sqe, sc->nr_wrs > 1);
 	sc->wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
-	list_add_tail(&sc->node, &sx->send_fifo);
-	sc->queued = true;
 	trace_svcrdma_post_send(sc);
 	err = ib_post_send(sx->ib.qp, first, &bad);
-	if (err) {
-		/* Not posted, so no completion can have retired it. */
-		list_del(&sc->node);
-		sc->queued = false;
-		sx->send_unsignaled = unsignaled;
-	}
-	spin_unlock(&sx->sendq_lock);
+	if (err)	/* not posted: no completion can have retired it */
+		rpcrdma_sendq_unadd(&sx->sendq, &sc->sqe);
+	spin_unlock(&sx->sendq.lock);
 	if (err) {
 		trace_svcrdma_sq_post_err(sx, &sc->cid, err);
 		srdma_close(sx, "post send failed");

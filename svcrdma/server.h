@@ -125,17 +125,14 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  *	resources, our tunable and the device's limit, whichever is least
  * @max_send_sge: SGEs per Send work request
  * @sq_budget: Send Queue entries one post may reserve at most (the queue
- *	less the entry ib_drain_qp() needs and the @send_batch - 1 that
+ *	less the entry ib_drain_qp() needs and the @sendq.batch - 1 that
  *	unsignaled Work Requests may hold)
  * @sq_avail: Send Queue entries not in use
  * @sq_wait: where replies wait for @sq_avail
- * @send_batch: a Send is signaled once @send_batch - 1 Work Requests
- *	were posted unsignaled since the last signaled one (1: always)
- * @sendq_lock: serialises posting Sends, so that @send_fifo is in
- *	posting order; protects @send_fifo and @send_unsignaled
- * @send_fifo: Send contexts posted and not yet retired, oldest first
- * @send_unsignaled: Work Requests posted unsignaled since the last
- *	signaled Send
+ * @sendq: Send contexts posted and not yet retired, oldest first; its
+ *	lock is held across each post, so that the FIFO is in posting order
+ *	when nfsd threads reply at once.  A Send is signaled once
+ *	@sendq.batch - 1 were posted unsignaled (1: always)
  * @rq_closed: the Receive Queue is being drained: post nothing more
  * @rx_lock: protects @rx_ready, @rx_reading, @rx_read_done, @recv_free
  *	and @rq_closed
@@ -190,10 +187,7 @@ struct srdma_xprt {
 	atomic_t sq_avail;
 	wait_queue_head_t sq_wait;
 
-	unsigned int send_batch;
-	spinlock_t sendq_lock;	/* posting order of Sends */
-	struct list_head send_fifo;
-	unsigned int send_unsignaled;
+	struct rpcrdma_sendq sendq;
 
 	bool rq_closed;
 	spinlock_t rx_lock;	/* protects the Receive lists */
@@ -400,7 +394,7 @@ struct srdma_rw {
 
 /**
  * struct srdma_send - a Send and the RDMA Writes chained before it
- * @node: entry in send_free, send_fifo or send_orphans
+ * @node: entry in send_free or send_orphans
  * @sx: owning connection
  * @wr: the Send work request
  * @cqe: its completion
@@ -410,8 +404,8 @@ struct srdma_rw {
  * @sges: SGEs of @wr
  * @rws: RDMA Writes chained before @wr
  * @nr_wrs: work requests posted with this Send (Writes included)
- * @queued: on send_fifo: posted, and not yet retired by its completion or
- *	a later one
+ * @sqe: entry in the connection's @sendq while posted, until its
+ *	completion or a later one retires it
  * @pages: reply pages released when the Send is retired
  * @nr_pages: entries of @pages in use
  */
@@ -425,7 +419,7 @@ struct srdma_send {
 	struct rpcrdma_send_sges sges;
 	struct list_head rws;
 	unsigned int nr_wrs;
-	bool queued;
+	struct rpcrdma_sendq_entry sqe;
 	struct page *pages[RPCSVC_MAXPAGES];
 	unsigned int nr_pages;
 };

@@ -225,13 +225,10 @@ struct xrdma_rep {
  * @reps: the Receive buffers
  * @nr_reps: entries in @reps
  * @rep_size: size of one Receive buffer
- * @send_lock: protects @send_fifo, @send_unsignaled and each request's
- *	@send_queued
- * @send_fifo: requests whose Send was posted on this connection and not
- *	yet known to be complete, in posting order (see sendq.c)
- * @send_batch: one Send in this many is signaled; 0: all of them, and
- *	each RPC waits for its Send to complete
- * @send_unsignaled: Sends posted unsignaled since the last signaled one
+ * @sendq: requests whose Send was posted on this connection and not yet
+ *	known to be complete, in posting order (see sendq.c); its @batch
+ *	is 0 when the Send Queue cannot hold the Sends of every slot: every
+ *	Send is then signaled and each RPC waits for its Send to complete
  */
 struct xrdma_ep {
 	struct xrdma_xprt *rx;
@@ -259,10 +256,7 @@ struct xrdma_ep {
 	unsigned int nr_reps;
 	unsigned int rep_size;
 
-	spinlock_t send_lock;		/* @send_fifo, @send_unsignaled */
-	struct list_head send_fifo;
-	unsigned int send_batch;
-	unsigned int send_unsignaled;
+	struct rpcrdma_sendq sendq;
 };
 
 /**
@@ -282,8 +276,7 @@ struct xrdma_ep {
  * @send_cid: completion ID of @send_wr: the slot's number, and the Send
  *	CQ it was last posted to
  * @sges: SGEs of @send_wr and their DMA mappings
- * @send_node: entry in the endpoint's @send_fifo
- * @send_queued: @send_node is on a @send_fifo
+ * @send_entry: entry in the endpoint's @sendq while the Send is posted
  * @send_waits: the RPC completes only after its Send does (the Send
  *	maps pages of the upper layer)
  * @offered: the chunk lists sent with the call
@@ -317,8 +310,7 @@ struct xrdma_req {
 	struct ib_cqe send_cqe;
 	struct rpcrdma_cid send_cid;
 	struct rpcrdma_send_sges sges;
-	struct list_head send_node;
-	bool send_queued;
+	struct rpcrdma_sendq_entry send_entry;
 	bool send_waits;
 
 	struct rpcrdma_chunk_lists offered;
@@ -426,7 +418,6 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
 
 /* sendq.c */
-void xrdma_sendq_init(struct xrdma_ep *ep);
 int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep);
 void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void xrdma_sendq_retire_all(struct xrdma_ep *ep);

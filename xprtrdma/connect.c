@@ -172,7 +172,7 @@ static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 	ep->max_requests = q->max_requests;
 	ep->nr_reps = q->recv_posted;
 	ep->rep_size = rx->inline_read;
-	ep->send_batch = q->send_batch;
+	ep->sendq.batch = q->send_batch;
 	return 0;
 }
 
@@ -351,7 +351,7 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	INIT_LIST_HEAD(&ep->mr_all);
 	INIT_LIST_HEAD(&ep->mr_free);
 	spin_lock_init(&ep->mr_lock);
-	xrdma_sendq_init(ep);
+	rpcrdma_sendq_init(&ep->sendq);
 
 	rc = xrdma_ep_open(rx, ep);
 	if (rc) {

@@ -6,11 +6,12 @@
  *
  * A completion costs a CQ poll and, with a workqueue-polled CQ, a
  * context switch, once per RPC if every Send asks for one.  Instead,
- * one Send in ep->send_batch is signaled.  Work Requests on a Send
+ * one Send in ep->sendq.batch is signaled.  Work Requests on a Send
  * Queue complete in the order they were posted, so the completion of a
  * signaled Send (or the flush of any Send) also completes every Send
- * posted before it.  The posted Sends wait on ep->send_fifo, in posting
- * order, until such a completion retires them.
+ * posted before it.  The posted Sends wait on ep->sendq (the FIFO
+ * common/send.c keeps for both roles), in posting order, until such a
+ * completion retires them.
  *
  * A request's transport header and RPC buffer belong to its slot, and
  * the slot stays held until its Send is retired, so the RPC itself may
@@ -18,22 +19,10 @@
  * gathers pages of the upper layer, which that layer may reuse once the
  * RPC completes, is always signaled, and its RPC waits for it.  When
  * the Send Queue is too small to hold the Work Requests of every slot
- * (ep->send_batch is 0), every Send is signaled and every RPC waits.
+ * (ep->sendq.batch is 0), every Send is signaled and every RPC waits.
  */
 #include "client.h"
 #include "trace.h"
-
-/**
- * xrdma_sendq_init - prepare a new endpoint's Send bookkeeping
- * @ep: endpoint just allocated; its @send_batch is set when its queues
- *	are sized
- */
-void xrdma_sendq_init(struct xrdma_ep *ep)
-{
-	spin_lock_init(&ep->send_lock);
-	INIT_LIST_HEAD(&ep->send_fifo);
-	ep->send_unsignaled = 0;
-}
 
 /* The device is done with @req's Send: unmap it, let go of the slot. */
 static void xrdma_send_retire_one(struct xrdma_req *req)
@@ -47,28 +36,16 @@ static void xrdma_send_retire_one(struct xrdma_req *req)
 /* Retire the Sends posted up to and including @last (all if NULL). */
 static void xrdma_sendq_retire(struct xrdma_ep *ep, struct xrdma_req *last)
 {
-	struct xrdma_req *req, *next;
+	struct rpcrdma_sendq_entry *e, *next;
 	LIST_HEAD(done);
 
-	spin_lock(&ep->send_lock);
-	if (last && !last->send_queued) {
-		/* Retired already, by the teardown. */
-		spin_unlock(&ep->send_lock);
+	if (!rpcrdma_sendq_retire(&ep->sendq, last ? &last->send_entry : NULL,
+				  &done))
 		return;
-	}
-	while (!list_empty(&ep->send_fifo)) {
-		req = list_first_entry(&ep->send_fifo, struct xrdma_req,
-				       send_node);
-		list_move_tail(&req->send_node, &done);
-		req->send_queued = false;
-		if (req == last)
-			break;
-	}
-	spin_unlock(&ep->send_lock);
-
-	list_for_each_entry_safe(req, next, &done, send_node) {
-		list_del_init(&req->send_node);
-		xrdma_send_retire_one(req);
+	list_for_each_entry_safe(e, next, &done, node) {
+		list_del_init(&e->node);
+		xrdma_send_retire_one(container_of(e, struct xrdma_req,
+						   send_entry));
 	}
 }
 
@@ -123,7 +100,7 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 	int rc;
 
 	req->send_waits = !req->is_bc &&
-			  (!ep->send_batch || req->sges.maps_pages);
+			  (!ep->sendq.batch || req->sges.maps_pages);
 	atomic_set(&req->done, req->send_waits ? 2 : 1);
 
 	req->send_cqe.done = xrdma_send_done;
@@ -135,13 +112,14 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 	req->send_cid.queue_id = qp->send_cq->res.id;
 
 	kref_get(&req->ref);
-	spin_lock(&ep->send_lock);
-	signal = rpcrdma_send_signal(&ep->send_unsignaled, ep->send_batch,
-				     req->send_waits || req->is_bc);
+	/* XPRT_LOCKED makes this the only poster: no need to hold the lock
+	 * across the post to keep the FIFO in posting order.
+	 */
+	spin_lock(&ep->sendq.lock);
+	signal = rpcrdma_sendq_add(&ep->sendq, &req->send_entry,
+				   req->send_waits || req->is_bc);
+	spin_unlock(&ep->sendq.lock);
 	req->send_wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
-	list_add_tail(&req->send_node, &ep->send_fifo);
-	req->send_queued = true;
-	spin_unlock(&ep->send_lock);
 
 	if (trace_xprtrdma_mr_fastreg_enabled())
 		for (i = 0; i < req->nr_mrs; i++)
@@ -152,10 +130,9 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 		return 0;
 
 	/* Not posted, so no completion can have retired it. */
-	spin_lock(&ep->send_lock);
-	list_del_init(&req->send_node);
-	req->send_queued = false;
-	spin_unlock(&ep->send_lock);
+	spin_lock(&ep->sendq.lock);
+	rpcrdma_sendq_unadd(&ep->sendq, &req->send_entry);
+	spin_unlock(&ep->sendq.lock);
 	trace_xprtrdma_post_send_err(req, rc);
 	rpcrdma_send_sges_unmap(&req->sges);
 	xrdma_req_put(req);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Building the scatter list of an RDMA Send, and choosing which Sends ask
- * for a completion: shared by the client (calls and backchannel replies)
- * and the server (replies and backchannel calls).
+ * Building the scatter list of an RDMA Send, choosing which Sends ask for
+ * a completion, and retiring the Sends a completion finishes: shared by
+ * the client (calls and backchannel replies) and the server (replies and
+ * backchannel calls).
  */
 #ifndef _RPCRDMA_SEND_H
 #define _RPCRDMA_SEND_H
 
+#include <linux/list.h>
+#include <linux/spinlock.h>
 #include <linux/sunrpc/xdr.h>
 #include <rdma/ib_verbs.h>
 
@@ -45,7 +48,47 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 			    unsigned int hdr_len, const struct xdr_buf *xdr,
 			    unsigned int split, unsigned int resume);
 void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss);
-bool rpcrdma_send_signal(unsigned int *unsignaled, unsigned int batch,
-			 bool must);
+
+/**
+ * struct rpcrdma_sendq_entry - a posted Send, until a completion retires it
+ * @node: entry in rpcrdma_sendq::fifo, then in the list that
+ *	rpcrdma_sendq_retire() fills
+ * @queued: on the FIFO: posted and not yet retired
+ */
+struct rpcrdma_sendq_entry {
+	struct list_head node;
+	bool queued;
+};
+
+/**
+ * struct rpcrdma_sendq - the Sends of a Send Queue not yet known complete
+ * @lock: keeps @fifo in posting order; protects @fifo, @unsignaled,
+ *	@undo and the @queued flag of every entry
+ * @fifo: Sends posted and not yet retired, oldest first
+ * @batch: one Send in this many is signaled (0 or 1: every one)
+ * @unsignaled: Sends posted unsignaled since the last signaled one
+ * @undo: @unsignaled before the last rpcrdma_sendq_add()
+ *
+ * Work Requests on a Send Queue complete in the order they were posted,
+ * so the completion of a signaled Send, or the flush of any Send, tells
+ * that every Send posted before it is done as well.  Each role embeds
+ * one per connection and an entry in each of its Send contexts.
+ */
+struct rpcrdma_sendq {
+	spinlock_t lock;	/* posting order of @fifo */
+	struct list_head fifo;
+	unsigned int batch;
+	unsigned int unsignaled;
+	unsigned int undo;
+};
+
+void rpcrdma_sendq_init(struct rpcrdma_sendq *q);
+bool rpcrdma_sendq_add(struct rpcrdma_sendq *q, struct rpcrdma_sendq_entry *e,
+		       bool must_signal);
+void rpcrdma_sendq_unadd(struct rpcrdma_sendq *q,
+			 struct rpcrdma_sendq_entry *e);
+bool rpcrdma_sendq_retire(struct rpcrdma_sendq *q,
+			  struct rpcrdma_sendq_entry *last,
+			  struct list_head *done);
 
 #endif /* _RPCRDMA_SEND_H */
