@@ -59,6 +59,16 @@
 #define RPCRDMA_SERVER_SEND_BATCH_SHIFT	3
 #define RPCRDMA_SERVER_SEND_BATCH_MAX	16
 
+/*
+ * The server reposts its Receives in batches of this fraction of its
+ * credits, at most RPCRDMA_SERVER_RECV_BATCH_MAX: one ib_post_recv() per
+ * batch instead of one per Call.  The Receives that wait for the rest of
+ * their batch are covered by as many more posted up front (recv_batch -
+ * 1), so every credit stays backed by a posted Receive.
+ */
+#define RPCRDMA_SERVER_RECV_BATCH_SHIFT	3
+#define RPCRDMA_SERVER_RECV_BATCH_MAX	16
+
 /**
  * rpcrdma_dev_limits_get - read a device's limits for sizing
  * @device: the device a connection is on
@@ -166,7 +176,7 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 	u32 per_ctx = max(lim->rw_wrs_per_ctx, 1U);
 	u32 min_ctxs = max(lim->rw_mr_factor, 1U);
 	u32 fixed = bc_requests + RPCRDMA_DRAIN_WRS;
-	u32 sends, want_ctxs, room, slack;
+	u32 sends, want_ctxs, room, slack, rslack;
 
 	if (!lim->max_send_sge || !lim->max_init_rd_atom || !credits || !ord)
 		return -EOPNOTSUPP;
@@ -180,7 +190,13 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 	 */
 	q->max_requests = min(q->max_requests,
 			      limit - fixed - per_ctx * min_ctxs);
-	q->recv_posted = q->max_requests + bc_requests;
+
+	/* Receives reposted in batches: their slack, if the device has room. */
+	rslack = clamp(q->max_requests >> RPCRDMA_SERVER_RECV_BATCH_SHIFT, 1U,
+		       RPCRDMA_SERVER_RECV_BATCH_MAX) - 1;
+	rslack = min(rslack, limit - fixed - q->max_requests);
+	q->recv_batch = rslack + 1;
+	q->recv_posted = q->max_requests + bc_requests + rslack;
 	q->recv_wr = q->recv_posted + RPCRDMA_DRAIN_WRS;
 	q->recv_cqe = q->recv_wr;
 

@@ -153,7 +153,37 @@ void rpcrdma_recv_buf_release(struct rpcrdma_recv_buf *rb,
 }
 
 /**
- * rpcrdma_recv_buf_post - hand a Receive buffer back to the device
+ * rpcrdma_recv_bufs_post - hand a chain of Receive buffers to the device
+ * @first: first mapped buffer that is not posted; the wr.next of each
+ *	buffer links the next one's wr, and the last one's is NULL
+ * @qp: the queue pair to post them on
+ * @bad: on failure, the first buffer that was not posted: it and every
+ *	buffer after it are not, the ones before it are
+ *
+ * One ib_post_recv() for the whole chain.
+ *
+ * Return: 0 or the -errno of ib_post_recv().
+ */
+int rpcrdma_recv_bufs_post(struct rpcrdma_recv_buf *first, struct ib_qp *qp,
+			   struct rpcrdma_recv_buf **bad)
+{
+	const struct ib_recv_wr *bad_wr = NULL;
+	struct ib_recv_wr *wr;
+	int rc;
+
+	for (wr = &first->wr; wr; wr = wr->next)
+		ib_dma_sync_single_for_device(qp->device, wr->sg_list->addr,
+					      wr->sg_list->length,
+					      DMA_FROM_DEVICE);
+	rc = ib_post_recv(qp, &first->wr, &bad_wr);
+	if (rc)
+		*bad = bad_wr ? container_of(bad_wr, struct rpcrdma_recv_buf,
+					     wr) : first;
+	return rc;
+}
+
+/**
+ * rpcrdma_recv_buf_post - hand one Receive buffer back to the device
  * @rb: a mapped buffer that is not posted
  * @qp: the queue pair to post it on
  *
@@ -161,7 +191,8 @@ void rpcrdma_recv_buf_release(struct rpcrdma_recv_buf *rb,
  */
 int rpcrdma_recv_buf_post(struct rpcrdma_recv_buf *rb, struct ib_qp *qp)
 {
-	ib_dma_sync_single_for_device(qp->device, rb->sge.addr, rb->sge.length,
-				      DMA_FROM_DEVICE);
-	return ib_post_recv(qp, &rb->wr, NULL);
+	struct rpcrdma_recv_buf *bad;
+
+	rb->wr.next = NULL;
+	return rpcrdma_recv_bufs_post(rb, qp, &bad);
 }

@@ -41,10 +41,11 @@
  * 64 * 2 contexts.
  */
 #define QS_SERVER_MR(sges) {						\
-	.max_requests = 64, .recv_posted = 72, .recv_wr = 73,		\
+	.max_requests = 64, .recv_posted = 79, .recv_wr = 80,		\
 	.rw_ctxs = 128, .send_wr = 80, .sq_depth = 80 + 128 * 3,	\
-	.sq_budget = 456, .send_cqe = 464, .recv_cqe = 73,		\
-	.max_send_sge = (sges), .ord = 16, .send_batch = 8 }
+	.sq_budget = 456, .send_cqe = 464, .recv_cqe = 80,		\
+	.max_send_sge = (sges), .ord = 16, .send_batch = 8,		\
+	.recv_batch = 8 }
 
 struct qs_vec {
 	const char *name;
@@ -72,11 +73,12 @@ static const struct qs_vec qs_vecs[] = {
 			 .max_fr_pages = 262144, .rw_wrs_per_ctx = 1,
 			 .rw_mr_factor = 20 },
 		.client = QS_CLIENT_FULL(8),
-		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 1280, .send_wr = 80,
+		.server = { .max_requests = 64, .recv_posted = 79,
+			    .recv_wr = 80, .rw_ctxs = 1280, .send_wr = 80,
 			    .sq_depth = 1360, .sq_budget = 1352,
-			    .send_cqe = 1360, .recv_cqe = 73,
-			    .max_send_sge = 13, .ord = 16, .send_batch = 8 },
+			    .send_cqe = 1360, .recv_cqe = 80,
+			    .max_send_sge = 13, .ord = 16, .send_batch = 8,
+			    .recv_batch = 8 },
 	},
 	{
 		.name = "irdma E810 iWARP",
@@ -103,11 +105,12 @@ static const struct qs_vec qs_vecs[] = {
 			 .max_fr_pages = 512, .rw_wrs_per_ctx = 1,
 			 .rw_mr_factor = 9 },
 		.client = QS_CLIENT_FULL(8),
-		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 576, .send_wr = 80,
+		.server = { .max_requests = 64, .recv_posted = 79,
+			    .recv_wr = 80, .rw_ctxs = 576, .send_wr = 80,
 			    .sq_depth = 656, .sq_budget = 648,
-			    .send_cqe = 656, .recv_cqe = 73,
-			    .max_send_sge = 32, .ord = 16, .send_batch = 8 },
+			    .send_cqe = 656, .recv_cqe = 80,
+			    .max_send_sge = 32, .ord = 16, .send_batch = 8,
+			    .recv_batch = 8 },
 	},
 	{
 		/* rdma_rw gets what the Send Queue has left; ORD 1. */
@@ -120,11 +123,12 @@ static const struct qs_vec qs_vecs[] = {
 			    .send_cqe = 255, .recv_posted = 32,
 			    .recv_wr = 33, .recv_cqe = 33, .mr_depth = 32,
 			    .max_send_sge = 2, .send_batch = 0 },
-		.server = { .max_requests = 64, .recv_posted = 72,
-			    .recv_wr = 73, .rw_ctxs = 58, .send_wr = 80,
+		.server = { .max_requests = 64, .recv_posted = 79,
+			    .recv_wr = 80, .rw_ctxs = 58, .send_wr = 80,
 			    .sq_depth = 254, .sq_budget = 246,
-			    .send_cqe = 254, .recv_cqe = 73,
-			    .max_send_sge = 2, .ord = 1, .send_batch = 8 },
+			    .send_cqe = 254, .recv_cqe = 80,
+			    .max_send_sge = 2, .ord = 1, .send_batch = 8,
+			    .recv_batch = 8 },
 	},
 	{
 		/* The credits shrink to fit both queues. */
@@ -137,11 +141,12 @@ static const struct qs_vec qs_vecs[] = {
 			    .send_cqe = 51, .recv_posted = 20,
 			    .recv_wr = 21, .recv_cqe = 21, .mr_depth = 8,
 			    .max_send_sge = 4, .send_batch = 0 },
-		.server = { .max_requests = 54, .recv_posted = 62,
-			    .recv_wr = 63, .rw_ctxs = 1, .send_wr = 63,
+		.server = { .max_requests = 54, .recv_posted = 63,
+			    .recv_wr = 64, .rw_ctxs = 1, .send_wr = 63,
 			    .sq_depth = 64, .sq_budget = 63,
-			    .send_cqe = 64, .recv_cqe = 63,
-			    .max_send_sge = 4, .ord = 4, .send_batch = 1 },
+			    .send_cqe = 64, .recv_cqe = 64,
+			    .max_send_sge = 4, .ord = 4, .send_batch = 1,
+			    .recv_batch = 2 },
 	},
 	{
 		/* One credit is all the server can give; no client fits. */
@@ -155,7 +160,8 @@ static const struct qs_vec qs_vecs[] = {
 			    .recv_wr = 10, .rw_ctxs = 2, .send_wr = 10,
 			    .sq_depth = 16, .sq_budget = 15,
 			    .send_cqe = 16, .recv_cqe = 10,
-			    .max_send_sge = 1, .ord = 1, .send_batch = 1 },
+			    .max_send_sge = 1, .ord = 1, .send_batch = 1,
+			    .recv_batch = 1 },
 	},
 	{
 		.name = "too small (12 WRs)",
@@ -288,8 +294,15 @@ static void server_sizing_case(struct kunit *test)
 	KUNIT_EXPECT_GE(test, q.send_wr,
 			q.max_requests + QS_BC_SERVER + q.send_batch);
 	KUNIT_EXPECT_EQ(test, q.recv_wr, q.recv_posted + 1);
-	/* A Receive for every credit and backchannel reply. */
-	KUNIT_EXPECT_EQ(test, q.recv_posted, q.max_requests + QS_BC_SERVER);
+	/*
+	 * A Receive for every credit and backchannel reply, even while the
+	 * Receives of an unfinished batch wait to be reposted.
+	 */
+	KUNIT_EXPECT_GE(test, q.recv_batch, 1U);
+	KUNIT_EXPECT_LE(test, q.recv_batch, 16U);
+	KUNIT_EXPECT_LE(test, q.recv_batch * 8, max(q.max_requests, 8U));
+	KUNIT_EXPECT_EQ(test, q.recv_posted,
+			q.max_requests + QS_BC_SERVER + q.recv_batch - 1);
 	/* One full payload can always be read or written. */
 	KUNIT_EXPECT_GE(test, q.rw_ctxs, lim->rw_mr_factor);
 	/* And no more than one per credit: every entry costs memory. */
@@ -335,6 +348,9 @@ static void server_send_batch_clipped_case(struct kunit *test)
 						  QS_SERVER_SGES, &q), 0);
 	KUNIT_EXPECT_EQ(test, q.max_requests, 64U);
 	KUNIT_EXPECT_EQ(test, q.send_batch, 3U);
+	/* The Receive Queue is on its own: 3 entries over, a batch of 4. */
+	KUNIT_EXPECT_EQ(test, q.recv_batch, 4U);
+	KUNIT_EXPECT_EQ(test, q.recv_wr, 76U);
 	KUNIT_EXPECT_EQ(test, q.rw_ctxs, 1U);
 	KUNIT_EXPECT_EQ(test, q.sq_depth, 76U);
 	KUNIT_EXPECT_EQ(test, q.sq_budget, 73U);

@@ -329,6 +329,7 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	atomic_set(&sx->sq_avail, sx->sq_budget + q->send_batch - 1);
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
+	sx->recv_batch = q->recv_batch;
 
 	sx->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
 	sx->local_pdata.remote_inv = !!(sx->device->attrs.device_cap_flags &

@@ -84,25 +84,62 @@ static void srdma_recv_stash(struct srdma_xprt *sx, struct srdma_recv *rc)
 	spin_unlock(&sx->rx_lock);
 }
 
+/*
+ * Post the Receives on @list with one call, unless the Receive Queue is
+ * being drained; those not posted go back to recv_free.  @list is left
+ * empty.  Return: 0 or -errno.
+ */
+static int srdma_recv_post_list(struct srdma_xprt *sx, struct list_head *list)
+{
+	struct srdma_recv *rc, *next, *first = NULL, *prev = NULL;
+	struct rpcrdma_recv_buf *bad;
+	struct ib_recv_wr *wr;
+	unsigned int n = 0;
+	int err = -ENOTCONN;
+
+	list_for_each_entry_safe(rc, next, list, node) {
+		list_del(&rc->node);
+		rc->rb.wr.next = NULL;
+		if (prev)
+			prev->rb.wr.next = &rc->rb.wr;
+		else
+			first = rc;
+		prev = rc;
+		n++;
+	}
+	if (!first)
+		return 0;
+
+	spin_lock(&sx->rx_lock);
+	bad = &first->rb;
+	if (sx->ib.qp && !sx->rq_closed) {
+		for (wr = &first->rb.wr; wr; wr = wr->next)
+			trace_svcrdma_post_recv(&container_of(wr, struct srdma_recv,
+							      rb.wr)->cid);
+		err = rpcrdma_recv_bufs_post(&first->rb, sx->ib.qp, &bad);
+		if (err)
+			trace_svcrdma_rq_post_err(sx, err);
+	}
+	if (err) {
+		/* From @bad on, nothing was posted. */
+		for (wr = &bad->wr; wr; wr = wr->next) {
+			rc = container_of(wr, struct srdma_recv, rb.wr);
+			list_add(&rc->node, &sx->recv_free);
+			n--;
+		}
+	}
+	spin_unlock(&sx->rx_lock);
+	srdma_stat_add(SRDMA_STAT_RQ_PROD, n);
+	return err;
+}
+
 /* Post @rc unless the Receive Queue is being drained.  Return: 0 or -errno. */
 static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
-	int rc_post = -ENOTCONN;
+	LIST_HEAD(one);
 
-	spin_lock(&sx->rx_lock);
-	if (sx->ib.qp && !sx->rq_closed) {
-		trace_svcrdma_post_recv(&rc->cid);
-		rc_post = rpcrdma_recv_buf_post(&rc->rb, sx->ib.qp);
-		if (rc_post)
-			trace_svcrdma_rq_post_err(sx, rc_post);
-	}
-	spin_unlock(&sx->rx_lock);
-	if (rc_post) {
-		srdma_recv_stash(sx, rc);
-		return rc_post;
-	}
-	srdma_stat_add(SRDMA_STAT_RQ_PROD, 1);
-	return 0;
+	list_add(&rc->node, &one);
+	return srdma_recv_post_list(sx, &one);
 }
 
 /* A buffer is free again: it makes up a missing Receive first. */
@@ -132,17 +169,19 @@ static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
 int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count)
 {
 	struct srdma_recv *rc;
-	int err;
+	LIST_HEAD(list);
 
 	while (count--) {
 		rc = srdma_recv_alloc(sx);
-		if (!rc)
+		if (!rc) {
+			spin_lock(&sx->rx_lock);
+			list_splice(&list, &sx->recv_free);
+			spin_unlock(&sx->rx_lock);
 			return -ENOMEM;
-		err = srdma_recv_post(sx, rc);
-		if (err)
-			return err;
+		}
+		list_add_tail(&rc->node, &list);
 	}
-	return 0;
+	return srdma_recv_post_list(sx, &list);
 }
 
 /**
@@ -181,12 +220,55 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 	WARN_ON_ONCE(sx->recv_count);
 }
 
+/*
+ * A Receive was consumed.  Its replacement waits until a batch of them
+ * is due, and the batch goes out with one ib_post_recv(); meanwhile the
+ * recv_batch - 1 Receives posted beyond the credits keep every credit
+ * backed.  Buffers come from recv_free, or are new while the connection
+ * is below its limit.  Any that are missing (the client sent more than
+ * its credits, or memory is short) are owed as a deficit, which the
+ * buffers nfsd releases make up.
+ */
+static void srdma_recv_refill(struct srdma_xprt *sx)
+{
+	unsigned int want, got = 0;
+	struct srdma_recv *rc;
+	LIST_HEAD(batch);
+
+	if (++sx->recv_owed < sx->recv_batch)
+		return;
+	want = sx->recv_owed;
+	sx->recv_owed = 0;
+
+	spin_lock(&sx->rx_lock);
+	while (got < want && !list_empty(&sx->recv_free)) {
+		list_move_tail(sx->recv_free.next, &batch);
+		got++;
+	}
+	spin_unlock(&sx->rx_lock);
+	while (got < want) {
+		rc = srdma_recv_get(sx);
+		if (!rc)
+			break;
+		list_add_tail(&rc->node, &batch);
+		got++;
+	}
+	if (got < want) {
+		spin_lock(&sx->rx_lock);
+		sx->recv_deficit += want - got;
+		spin_unlock(&sx->rx_lock);
+		srdma_stat_add(SRDMA_STAT_RQ_STARVE, want - got);
+		trace_svcrdma_rq_starve(sx, sx->recv_count);
+	}
+	if (srdma_recv_post_list(sx, &batch))
+		srdma_close(sx, "cannot replenish Receives");
+}
+
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srdma_recv *rc = container_of(wc->wr_cqe, struct srdma_recv,
 					     rb.cqe);
 	struct srdma_xprt *sx = rc->sx;
-	struct srdma_recv *fresh;
 
 	srdma_stat_add(SRDMA_STAT_RQ_POLL, 1);
 	if (wc->status != IB_WC_SUCCESS) {
@@ -201,22 +283,7 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	trace_svcrdma_wc_recv(wc, &rc->cid);
 	rc->byte_len = wc->byte_len;
 	rpcrdma_recv_buf_sync(&rc->rb, sx->device, rc->byte_len);
-
-	/*
-	 * Replace it now, so every credit granted stays backed.  Without
-	 * a buffer (the client sent more than its credits, or memory is
-	 * short) the next one nfsd releases is posted instead.
-	 */
-	fresh = srdma_recv_get(sx);
-	if (!fresh) {
-		spin_lock(&sx->rx_lock);
-		sx->recv_deficit++;
-		spin_unlock(&sx->rx_lock);
-		srdma_stat_add(SRDMA_STAT_RQ_STARVE, 1);
-		trace_svcrdma_rq_starve(sx, sx->recv_count);
-	} else if (srdma_recv_post(sx, fresh)) {
-		srdma_close(sx, "cannot replenish Receives");
-	}
+	srdma_recv_refill(sx);
 
 	spin_lock(&sx->rx_lock);
 	list_add_tail(&rc->node, &sx->rx_ready);

@@ -143,6 +143,9 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @recv_free: Receive buffers not posted
  * @recv_count: Receive buffers allocated (posted, queued or in use)
  * @recv_limit: most Receive buffers this connection may allocate
+ * @recv_batch: consumed Receives are reposted this many at a time
+ * @recv_owed: Receives consumed since the last batch was reposted (only
+ *	the Receive completion handler, one completion at a time, uses it)
  * @recv_deficit: Receives not reposted because @recv_limit was reached;
  *	buffers nfsd releases are posted first while it is not zero
  * @send_lock: protects @send_free, @send_orphans and @rw_orphans
@@ -197,6 +200,8 @@ struct srdma_xprt {
 	struct list_head recv_free;
 	unsigned int recv_count;
 	unsigned int recv_limit;
+	unsigned int recv_batch;
+	unsigned int recv_owed;
 	unsigned int recv_deficit;
 
 	spinlock_t send_lock;	/* protects send_free and the orphans */

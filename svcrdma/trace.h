@@ -103,6 +103,7 @@ TRACE_EVENT(svcrdma_queues,
 		__field(u32, rw_ctxs)
 		__field(u32, sq_budget)
 		__field(u32, send_batch)
+		__field(u32, recv_batch)
 	),
 	TP_fast_assign(
 		__assign_str(peer);
@@ -114,11 +115,13 @@ TRACE_EVENT(svcrdma_queues,
 		__entry->rw_ctxs = q->rw_ctxs;
 		__entry->sq_budget = q->sq_budget;
 		__entry->send_batch = q->send_batch;
+		__entry->recv_batch = q->recv_batch;
 	),
-	TP_printk("peer=%s credits=%u ord=%u recv_wr=%u send_wr=%u sq_depth=%u rw_ctxs=%u sq_budget=%u send_batch=%u",
+	TP_printk("peer=%s credits=%u ord=%u recv_wr=%u send_wr=%u sq_depth=%u rw_ctxs=%u sq_budget=%u send_batch=%u recv_batch=%u",
 		  __get_str(peer), __entry->credits, __entry->ord,
 		  __entry->recv_wr, __entry->send_wr, __entry->sq_depth,
-		  __entry->rw_ctxs, __entry->sq_budget, __entry->send_batch)
+		  __entry->rw_ctxs, __entry->sq_budget, __entry->send_batch,
+		  __entry->recv_batch)
 );
 
 TRACE_EVENT(svcrdma_accept,

@@ -64,7 +64,8 @@ struct rpcrdma_client_queues {
 /**
  * struct rpcrdma_server_queues - how a server connection is sized
  * @max_requests: credits granted
- * @recv_posted: Receives posted: credits and backchannel replies
+ * @recv_posted: Receives posted: credits, backchannel replies, and the
+ *	@recv_batch - 1 that may wait for the rest of their batch
  * @recv_wr: Receive Queue depth: @recv_posted and one for the drain
  * @rw_ctxs: rdma_rw contexts (ib_qp_init_attr::cap.max_rdma_ctxs)
  * @send_wr: Send Queue entries asked for ourselves; rdma_rw adds
@@ -80,6 +81,8 @@ struct rpcrdma_client_queues {
  * @send_batch: a Send asks for a completion once @send_batch - 1 Work
  *	Requests were posted unsignaled since the last one that did (1:
  *	every Send asks)
+ * @recv_batch: consumed Receives are reposted this many at a time (1:
+ *	each at once)
  */
 struct rpcrdma_server_queues {
 	u32 max_requests;
@@ -94,6 +97,7 @@ struct rpcrdma_server_queues {
 	u32 max_send_sge;
 	u32 ord;
 	u32 send_batch;
+	u32 recv_batch;
 };
 
 /* Work requests one client RPC may post: its FastRegs, LocalInvs, Send. */

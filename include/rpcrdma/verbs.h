@@ -77,6 +77,8 @@ int rpcrdma_recv_buf_init(struct rpcrdma_recv_buf *rb, struct ib_device *device,
 void rpcrdma_recv_buf_release(struct rpcrdma_recv_buf *rb,
 			      struct ib_device *device);
 int rpcrdma_recv_buf_post(struct rpcrdma_recv_buf *rb, struct ib_qp *qp);
+int rpcrdma_recv_bufs_post(struct rpcrdma_recv_buf *first, struct ib_qp *qp,
+			   struct rpcrdma_recv_buf **bad);
 
 /**
  * rpcrdma_recv_buf_sync - make a received message visible to the CPU

@@ -103,6 +103,14 @@ for b in $batches; do
 done
 [ $(( $(svc_stat rdma_stat_sq_poll) * 10 )) -lt $(( $(svc_stat rdma_stat_recv) * 9 )) ] ||
 	fail "Send completions are not batched: $(svc_stat rdma_stat_sq_poll) for $(svc_stat rdma_stat_recv) Calls"
+# Receives are reposted in batches too (svcrdma/recv.c).
+batches=$(grep -o ' svcrdma_queues:.* recv_batch=[0-9]*' /sys/kernel/tracing/trace |
+	  sed 's/.*recv_batch=//' | sort -un | tr '\n' ' ')
+echo "Receive batches: $batches"
+[ -n "$batches" ] || fail "no svcrdma_queues event gives a recv_batch"
+for b in $batches; do
+	[ "$b" -gt 1 ] || fail "a connection reposts each Receive alone (recv_batch $b)"
+done
 echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count 'decode_[a-z]+_err') decode errors"
 [ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
 # The kernel's clients offer many responder resources: more than one
