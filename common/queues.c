@@ -49,6 +49,15 @@
 #define RPCRDMA_CLIENT_SEND_BATCH_MAX	16
 
 /*
+ * The client reposts its Receives in batches of this fraction of its
+ * credits, at most RPCRDMA_CLIENT_RECV_BATCH_MAX, with one
+ * ib_post_recv(); as many more Receives, less one, are posted up front
+ * to cover those that wait for the rest of their batch.
+ */
+#define RPCRDMA_CLIENT_RECV_BATCH_SHIFT	3
+#define RPCRDMA_CLIENT_RECV_BATCH_MAX	16
+
+/*
  * The server asks for a Send completion once per this fraction of its
  * credits, and at least once per RPCRDMA_SERVER_SEND_BATCH_MAX Sends.
  * The Send Queue gets one entry fewer than the batch on top of the rest:
@@ -119,6 +128,7 @@ int rpcrdma_size_client(const struct rpcrdma_dev_limits *lim, u32 slots,
 {
 	u32 per_rpc = RPCRDMA_CLIENT_WRS_PER_RPC(max_mrs);
 	u32 limit = rpcrdma_queue_limit(lim);
+	u32 rslack;
 	u32 fixed_sq = bc_requests + RPCRDMA_DRAIN_WRS;
 	u32 fixed_rq = bc_requests + RPCRDMA_CLIENT_RECV_SLACK +
 		       RPCRDMA_DRAIN_WRS;
@@ -132,8 +142,12 @@ int rpcrdma_size_client(const struct rpcrdma_dev_limits *lim, u32 slots,
 			       limit - fixed_rq);
 	q->send_wr = q->max_requests * per_rpc + fixed_sq;
 	q->send_cqe = q->send_wr;
+	rslack = clamp(q->max_requests >> RPCRDMA_CLIENT_RECV_BATCH_SHIFT, 1U,
+		       RPCRDMA_CLIENT_RECV_BATCH_MAX) - 1;
+	rslack = min(rslack, limit - fixed_rq - q->max_requests);
+	q->recv_batch = rslack + 1;
 	q->recv_posted = q->max_requests + bc_requests +
-			 RPCRDMA_CLIENT_RECV_SLACK;
+			 RPCRDMA_CLIENT_RECV_SLACK + rslack;
 	q->recv_wr = q->recv_posted + RPCRDMA_DRAIN_WRS;
 	q->recv_cqe = q->recv_wr;
 	q->mr_depth = min(max_pages, lim->max_fr_pages);

@@ -33,8 +33,9 @@
 /* A device with room for every slot: 128 credits, the full MR depth. */
 #define QS_CLIENT_FULL(sges) {						\
 	.max_requests = 128, .send_wr = 128 * 17 + 17, .send_cqe = 2193,	\
-	.recv_posted = 128 + 16 + 2, .recv_wr = 147, .recv_cqe = 147,	\
-	.mr_depth = 256, .max_send_sge = (sges), .send_batch = 16 }
+	.recv_posted = 128 + 16 + 2 + 15, .recv_wr = 162,		\
+	.recv_cqe = 162, .mr_depth = 256, .max_send_sge = (sges),	\
+	.send_batch = 16, .recv_batch = 16 }
 
 /* 64 credits on a device whose rdma_rw registers memory (3 WRs per
  * context) and needs 2 contexts per 1 MiB payload: a payload per credit,
@@ -122,7 +123,8 @@ static const struct qs_vec qs_vecs[] = {
 		.client = { .max_requests = 14, .send_wr = 255,
 			    .send_cqe = 255, .recv_posted = 32,
 			    .recv_wr = 33, .recv_cqe = 33, .mr_depth = 32,
-			    .max_send_sge = 2, .send_batch = 0 },
+			    .max_send_sge = 2, .send_batch = 0,
+			    .recv_batch = 1 },
 		.server = { .max_requests = 64, .recv_posted = 79,
 			    .recv_wr = 80, .rw_ctxs = 58, .send_wr = 80,
 			    .sq_depth = 254, .sq_budget = 246,
@@ -140,7 +142,8 @@ static const struct qs_vec qs_vecs[] = {
 		.client = { .max_requests = 2, .send_wr = 51,
 			    .send_cqe = 51, .recv_posted = 20,
 			    .recv_wr = 21, .recv_cqe = 21, .mr_depth = 8,
-			    .max_send_sge = 4, .send_batch = 0 },
+			    .max_send_sge = 4, .send_batch = 0,
+			    .recv_batch = 1 },
 		.server = { .max_requests = 54, .recv_posted = 63,
 			    .recv_wr = 64, .rw_ctxs = 1, .send_wr = 63,
 			    .sq_depth = 64, .sq_budget = 63,
@@ -219,8 +222,16 @@ static void client_sizing_case(struct kunit *test)
 	KUNIT_EXPECT_GE(test, q.send_wr,
 			q.max_requests * RPCRDMA_CLIENT_WRS_PER_RPC(QS_MAX_MRS) +
 			QS_BC_CLIENT + 1);
-	/* A Receive per credit and backchannel Call, and the drain. */
-	KUNIT_EXPECT_GE(test, q.recv_posted, q.max_requests + QS_BC_CLIENT);
+	/*
+	 * A Receive per credit and backchannel Call, even while the
+	 * Receives of an unfinished batch wait to be reposted, and the
+	 * drain.
+	 */
+	KUNIT_EXPECT_GE(test, q.recv_batch, 1U);
+	KUNIT_EXPECT_LE(test, q.recv_batch, 16U);
+	KUNIT_EXPECT_LE(test, q.recv_batch * 8, max(q.max_requests, 8U));
+	KUNIT_EXPECT_GE(test, q.recv_posted,
+			q.max_requests + QS_BC_CLIENT + q.recv_batch - 1);
 	KUNIT_EXPECT_EQ(test, q.recv_wr, q.recv_posted + 1);
 	KUNIT_EXPECT_GE(test, q.max_requests, 1U);
 	KUNIT_EXPECT_LE(test, q.max_requests, QS_SLOTS);

@@ -225,6 +225,11 @@ struct xrdma_rep {
  * @reps: the Receive buffers
  * @nr_reps: entries in @reps
  * @rep_size: size of one Receive buffer
+ * @recv_batch: consumed Receives are reposted this many at a time
+ * @recv_pending: Receives handled and not yet reposted, linked by their
+ *	wr.next (only the Receive completion handler, one completion at a
+ *	time, uses it)
+ * @nr_recv_pending: entries on @recv_pending
  * @sendq: requests whose Send was posted on this connection and not yet
  *	known to be complete, in posting order (see sendq.c); its @batch
  *	is 0 when the Send Queue cannot hold the Sends of every slot: every
@@ -255,6 +260,9 @@ struct xrdma_ep {
 	struct xrdma_rep *reps;
 	unsigned int nr_reps;
 	unsigned int rep_size;
+	unsigned int recv_batch;
+	struct xrdma_rep *recv_pending;
+	unsigned int nr_recv_pending;
 
 	struct rpcrdma_sendq sendq;
 };

@@ -172,6 +172,7 @@ static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 	ep->max_requests = q->max_requests;
 	ep->nr_reps = q->recv_posted;
 	ep->rep_size = rx->inline_read;
+	ep->recv_batch = q->recv_batch;
 	ep->sendq.batch = q->send_batch;
 	return 0;
 }

@@ -300,6 +300,40 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	xrdma_mrs_invalidate(req, inv_rkey);
 }
 
+/*
+ * @rep's reply has been handled: give it back to the device with the
+ * rest of its batch, ep->recv_batch Receives in one ib_post_recv().  The
+ * Receives posted beyond the credits cover the ones that wait.
+ */
+static void xrdma_recv_repost(struct xrdma_ep *ep, struct xrdma_rep *rep)
+{
+	struct rpcrdma_recv_buf *bad;
+	struct ib_recv_wr *wr;
+	unsigned int count;
+	int rc;
+
+	rep->rb.wr.next = ep->recv_pending ? &ep->recv_pending->rb.wr : NULL;
+	ep->recv_pending = rep;
+	if (++ep->nr_recv_pending < ep->recv_batch)
+		return;
+
+	count = ep->nr_recv_pending;
+	ep->recv_pending = NULL;
+	ep->nr_recv_pending = 0;
+	if (trace_xprtrdma_post_recv_enabled())
+		for (wr = &rep->rb.wr; wr; wr = wr->next)
+			trace_xprtrdma_post_recv(&container_of(wr, struct xrdma_rep,
+							       rb.wr)->cid);
+	trace_xprtrdma_post_recvs(ep, count);
+	rc = rpcrdma_recv_bufs_post(&rep->rb, ep->ib.qp, &bad);
+	if (rc) {
+		trace_xprtrdma_post_recvs_err(&ep->rx->xprt,
+					      &container_of(bad, struct xrdma_rep,
+							    rb)->cid, rc);
+		xprt_force_disconnect(&ep->rx->xprt);
+	}
+}
+
 /**
  * xrdma_recv_done - Receive completion handler
  * @cq: the Receive completion queue
@@ -311,7 +345,6 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 					     rb.cqe);
 	struct xrdma_ep *ep = rep->ep;
 	u32 rkey;
-	int rc;
 
 	trace_xprtrdma_wc_receive(wc, &rep->cid);
 	if (wc->status != IB_WC_SUCCESS) {
@@ -330,11 +363,7 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 			   (wc->wc_flags & IB_WC_WITH_INVALIDATE) ? &rkey : NULL);
 	if (!READ_ONCE(ep->connected))
 		return;
-	rc = xrdma_post_recv(rep);
-	if (rc) {
-		trace_xprtrdma_post_recvs_err(&ep->rx->xprt, &rep->cid, rc);
-		xprt_force_disconnect(&ep->rx->xprt);
-	}
+	xrdma_recv_repost(ep, rep);
 }
 
 /**

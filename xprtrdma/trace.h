@@ -399,6 +399,28 @@ TRACE_EVENT(xprtrdma_post_recv,
 	TP_printk("cq.id=%u cid=%d", __entry->cq_id, __entry->completion_id)
 );
 
+TRACE_EVENT(xprtrdma_post_recvs,
+	TP_PROTO(const struct xrdma_ep *ep, unsigned int count),
+	TP_ARGS(ep, count),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(unsigned int, count)
+		__field(int, posted)
+		__string(addr, ep->rx->xprt.address_strings[RPC_DISPLAY_ADDR])
+		__string(port, ep->rx->xprt.address_strings[RPC_DISPLAY_PORT])
+	),
+	TP_fast_assign(
+		__entry->cq_id = ep->ib.recv_cq->res.id;
+		__entry->count = count;
+		__entry->posted = ep->nr_reps - ep->nr_recv_pending;
+		__assign_str(addr);
+		__assign_str(port);
+	),
+	TP_printk("peer=[%s]:%s cq.id=%u %u new recvs, %d active",
+		  __get_str(addr), __get_str(port), __entry->cq_id,
+		  __entry->count, __entry->posted)
+);
+
 TRACE_EVENT(xprtrdma_post_recvs_err,
 	TP_PROTO(const struct rpc_xprt *xprt, const struct rpcrdma_cid *cid,
 		 int status),

@@ -38,8 +38,9 @@ struct rpcrdma_dev_limits {
  * @send_wr: Send Queue depth: per RPC its FastRegs, LocalInvs and Send,
  *	the backchannel replies, and one for ib_drain_sq()
  * @send_cqe: Send completion queue entries
- * @recv_posted: Receives posted: one per credit, the backchannel Calls
- *	and slack
+ * @recv_posted: Receives posted: one per credit, the backchannel Calls,
+ *	slack, and the @recv_batch - 1 that may wait for the rest of their
+ *	batch
  * @recv_wr: Receive Queue depth: @recv_posted and one for ib_drain_rq()
  * @recv_cqe: Receive completion queue entries
  * @mr_depth: pages one MR maps
@@ -48,6 +49,8 @@ struct rpcrdma_dev_limits {
  *	completes without waiting for its own Send's; 0: every Send asks
  *	for one and its RPC waits for it (the Send Queue has no room for
  *	the unsignaled Sends of finished RPCs)
+ * @recv_batch: consumed Receives are reposted this many at a time (1:
+ *	each at once)
  */
 struct rpcrdma_client_queues {
 	u32 max_requests;
@@ -59,6 +62,7 @@ struct rpcrdma_client_queues {
 	u32 mr_depth;
 	u32 max_send_sge;
 	u32 send_batch;
+	u32 recv_batch;
 };
 
 /**

@@ -72,7 +72,8 @@ survive_device_loss() {
 # The client's events, under the stock module's trace system and names
 # (rpcrdma:xprtrdma_*), recorded through the whole workload.
 CLIENT_EVENTS="xprtrdma_connect xprtrdma_disconnect xprtrdma_marshal
-	xprtrdma_reply xprtrdma_mr_reminv xprtrdma_inline_thresh"
+	xprtrdma_reply xprtrdma_mr_reminv xprtrdma_inline_thresh
+	xprtrdma_post_recvs"
 TRACE=/sys/kernel/tracing
 
 client_trace_start() {
@@ -93,7 +94,7 @@ client_trace_count() {
 
 # Every kind of event the workload must have caused, with sane fields.
 client_trace_check() {
-	local kind kinds ev
+	local kind kinds ev posts replies
 
 	cp $TRACE/trace /out/client-trace.txt
 	# Calls: inline, data item in a Read chunk, and (with NFSv4.2's
@@ -121,6 +122,12 @@ client_trace_check() {
 		fail "no reply came with Send With Invalidate (xprtrdma_mr_reminv)"
 	[ "$(client_trace_count xprtrdma_inline_thresh '')" -gt 0 ] ||
 		fail "no xprtrdma_inline_thresh event"
+	# Receives go back in batches (xprtrdma/reply.c): one post for
+	# many replies.
+	posts=$(client_trace_count xprtrdma_post_recvs ' new recvs')
+	replies=$(client_trace_count xprtrdma_reply 'xid=0x')
+	[ "$posts" -gt 0 ] && [ $((posts * 4)) -lt "$replies" ] ||
+		fail "Receives are not reposted in batches: $posts posts for $replies replies"
 	for ev in $CLIENT_EVENTS; do
 		echo "trace: $ev $(client_trace_count "$ev" '')"
 	done
