@@ -186,13 +186,16 @@ write_files() {
 	local dir=$1 size
 
 	shift
-	: >/tmp/sums
+	rm -rf /tmp/src
+	mkdir /tmp/src
 	for size in "$@"; do
-		head -c "$size" /dev/urandom >"/tmp/src.$size"
-		cp "/tmp/src.$size" "$dir/f.$size" || fail "writing $size bytes failed"
-		(cd /tmp && sha256sum "src.$size") | sed "s/src\./f./" >>/tmp/sums
-		rm -f "/tmp/src.$size"
+		head -c "$size" /dev/urandom >"/tmp/src/f.$size"
 	done
+	# A few processes for all the files, not a few per file: each one
+	# costs on the debug kernel under TCG.
+	(cd /tmp/src && sha256sum -- f.*) >/tmp/sums
+	cp /tmp/src/f.* "$dir/" || fail "writing the files to $dir failed"
+	rm -rf /tmp/src
 	sync
 }
 

@@ -14,7 +14,7 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 	--timeout 900 --env "RPCRDMA_KO=$ko" --client-env CHECK_KMEMLEAK=1 \
 	--env BIG_FILE=2097152 --env FIO_SIZE=2M \
-	--env "DIR_ENTRIES=$(check_or_full 600 1500)" \
+	--env "DIR_ENTRIES=$(check_or_full 250 1500)" \
 	--env RESTART_SERVER=1 --env KILL_DIO=1 \
 	--env "KILL_DIO_ROUNDS=$(check_or_full 4 6)" \
 	--env "NFS_VERSIONS=${NFS_VERSIONS:-$(check_or_full 4.1 "3 4.1")}"

@@ -17,6 +17,6 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel test \
 	--timeout 900 --env "RPCRDMA_KO=$ko" --server-env CHECK_KMEMLEAK=1 \
 	--client-env CLIENT_MODULE=stock \
 	--env BIG_FILE=2097152 --env FIO_SIZE=2M \
-	--env "DIR_ENTRIES=$(check_or_full 600 1500)" \
+	--env "DIR_ENTRIES=$(check_or_full 250 1500)" \
 	--env RESTART_SERVER=1 --env DELEG_RECALL=1 --env SERVER_FAULTS=1 \
 	--env "NFS_VERSIONS=${NFS_VERSIONS:-$(check_or_full 4.1 "3 4.1")}"

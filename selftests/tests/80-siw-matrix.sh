@@ -24,7 +24,7 @@ pair() {
 		--timeout 900 --env "RPCRDMA_KO=$ko" --env RDMA_PROVIDER=siw \
 		--client-env "CLIENT_MODULE=$3" \
 		--env BIG_FILE=2097152 --env FIO_SIZE=1M \
-		--env "DIR_ENTRIES=$(check_or_full 300 600)" \
+		--env "DIR_ENTRIES=$(check_or_full 200 600)" \
 		--env RESTART_SERVER=1 --env "NFS_VERSIONS=${NFS_VERSIONS:-4.2}"
 }
 
