@@ -49,15 +49,6 @@
 #define RPCRDMA_CLIENT_SEND_BATCH_MAX	16
 
 /*
- * The client reposts its Receives in batches of this fraction of its
- * credits, at most RPCRDMA_CLIENT_RECV_BATCH_MAX, with one
- * ib_post_recv(); as many more Receives, less one, are posted up front
- * to cover those that wait for the rest of their batch.
- */
-#define RPCRDMA_CLIENT_RECV_BATCH_SHIFT	3
-#define RPCRDMA_CLIENT_RECV_BATCH_MAX	16
-
-/*
  * The server asks for a Send completion once per this fraction of its
  * credits, and at least once per RPCRDMA_SERVER_SEND_BATCH_MAX Sends.
  * The Send Queue gets one entry fewer than the batch on top of the rest:
@@ -69,14 +60,25 @@
 #define RPCRDMA_SERVER_SEND_BATCH_MAX	16
 
 /*
- * The server reposts its Receives in batches of this fraction of its
- * credits, at most RPCRDMA_SERVER_RECV_BATCH_MAX: one ib_post_recv() per
- * batch instead of one per Call.  The Receives that wait for the rest of
+ * Both roles repost their Receives in batches of this fraction of their
+ * credits, at most RPCRDMA_RECV_BATCH_MAX: one ib_post_recv() per batch
+ * instead of one per message.  The Receives that wait for the rest of
  * their batch are covered by as many more posted up front (recv_batch -
  * 1), so every credit stays backed by a posted Receive.
  */
-#define RPCRDMA_SERVER_RECV_BATCH_SHIFT	3
-#define RPCRDMA_SERVER_RECV_BATCH_MAX	16
+#define RPCRDMA_RECV_BATCH_SHIFT	3
+#define RPCRDMA_RECV_BATCH_MAX		16
+
+/*
+ * The queue entries a batch of @credits >> @shift (at least 1, at most
+ * @max) needs beyond one per credit: one fewer than the batch, and no
+ * more than the @room the device has left.  The batch is the slack + 1.
+ */
+static u32 rpcrdma_batch_slack(u32 credits, unsigned int shift, u32 max,
+			       u32 room)
+{
+	return min(clamp(credits >> shift, 1U, max) - 1, room);
+}
 
 /**
  * rpcrdma_dev_limits_get - read a device's limits for sizing
@@ -142,9 +144,9 @@ int rpcrdma_size_client(const struct rpcrdma_dev_limits *lim, u32 slots,
 			       limit - fixed_rq);
 	q->send_wr = q->max_requests * per_rpc + fixed_sq;
 	q->send_cqe = q->send_wr;
-	rslack = clamp(q->max_requests >> RPCRDMA_CLIENT_RECV_BATCH_SHIFT, 1U,
-		       RPCRDMA_CLIENT_RECV_BATCH_MAX) - 1;
-	rslack = min(rslack, limit - fixed_rq - q->max_requests);
+	rslack = rpcrdma_batch_slack(q->max_requests, RPCRDMA_RECV_BATCH_SHIFT,
+				     RPCRDMA_RECV_BATCH_MAX,
+				     limit - fixed_rq - q->max_requests);
 	q->recv_batch = rslack + 1;
 	q->recv_posted = q->max_requests + bc_requests +
 			 RPCRDMA_CLIENT_RECV_SLACK + rslack;
@@ -206,19 +208,20 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 			      limit - fixed - per_ctx * min_ctxs);
 
 	/* Receives reposted in batches: their slack, if the device has room. */
-	rslack = clamp(q->max_requests >> RPCRDMA_SERVER_RECV_BATCH_SHIFT, 1U,
-		       RPCRDMA_SERVER_RECV_BATCH_MAX) - 1;
-	rslack = min(rslack, limit - fixed - q->max_requests);
+	rslack = rpcrdma_batch_slack(q->max_requests, RPCRDMA_RECV_BATCH_SHIFT,
+				     RPCRDMA_RECV_BATCH_MAX,
+				     limit - fixed - q->max_requests);
 	q->recv_batch = rslack + 1;
 	q->recv_posted = q->max_requests + bc_requests + rslack;
 	q->recv_wr = q->recv_posted + RPCRDMA_DRAIN_WRS;
 	q->recv_cqe = q->recv_wr;
 
 	/* Room for unsignaled Sends, if the device has it. */
-	slack = clamp(q->max_requests >> RPCRDMA_SERVER_SEND_BATCH_SHIFT, 1U,
-		      RPCRDMA_SERVER_SEND_BATCH_MAX) - 1;
-	slack = min(slack,
-		    limit - fixed - q->max_requests - per_ctx * min_ctxs);
+	slack = rpcrdma_batch_slack(q->max_requests,
+				    RPCRDMA_SERVER_SEND_BATCH_SHIFT,
+				    RPCRDMA_SERVER_SEND_BATCH_MAX,
+				    limit - fixed - q->max_requests -
+				    per_ctx * min_ctxs);
 	q->send_batch = slack + 1;
 
 	sends = q->max_requests + bc_requests + slack;
