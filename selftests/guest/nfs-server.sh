@@ -20,6 +20,12 @@ trace_count() {
 	grep -cE " svcrdma_($1):" "$SERVER_TRACE"
 }
 
+# The distinct values of field $2 of event svcrdma_$1, on one line.
+trace_values() {
+	grep -o " svcrdma_$1:.* $2=[0-9]*" "$SERVER_TRACE" |
+		sed "s/.* $2=//" | sort -un | tr '\n' ' '
+}
+
 test_begin
 rdma_link eth0
 load_our_rpcrdma "$RPCRDMA_KO"
@@ -100,8 +106,7 @@ done
 [ "$(svc_stat rdma_stat_write)" -gt 0 ] || fail "rdma_stat_write did not count (Write/Reply chunks)"
 # Small replies share one Send completion per batch (svcrdma/send.c):
 # fewer Send completions than Calls received, by a margin.
-batches=$(grep -o ' svcrdma_queues:.* send_batch=[0-9]*' "$SERVER_TRACE" |
-	  sed 's/.*send_batch=//' | sort -un | tr '\n' ' ')
+batches=$(trace_values queues send_batch)
 echo "Send batches: $batches"
 for b in $batches; do
 	[ "$b" -gt 1 ] || fail "a connection signals every Send (send_batch $b)"
@@ -109,8 +114,7 @@ done
 [ $(( $(svc_stat rdma_stat_sq_poll) * 10 )) -lt $(( $(svc_stat rdma_stat_recv) * 9 )) ] ||
 	fail "Send completions are not batched: $(svc_stat rdma_stat_sq_poll) for $(svc_stat rdma_stat_recv) Calls"
 # Receives are reposted in batches too (svcrdma/recv.c).
-batches=$(grep -o ' svcrdma_queues:.* recv_batch=[0-9]*' "$SERVER_TRACE" |
-	  sed 's/.*recv_batch=//' | sort -un | tr '\n' ' ')
+batches=$(trace_values queues recv_batch)
 echo "Receive batches: $batches"
 [ -n "$batches" ] || fail "no svcrdma_queues event gives a recv_batch"
 for b in $batches; do
@@ -121,8 +125,7 @@ echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbac
 # The kernel's clients offer many responder resources: more than one
 # RDMA Read may be in flight (the CM reports them as our initiator
 # depth).  CHECK_ORD=0 for peers that offer one.
-ords=$(grep -o ' svcrdma_accept:.* ord=[0-9]*' "$SERVER_TRACE" |
-       sed 's/.* ord=//' | sort -un | tr '\n' ' ')
+ords=$(trace_values accept ord)
 echo "negotiated Read depths (ORD): $ords"
 if [ "${CHECK_ORD:-1}" = 1 ]; then
 	for ord in $ords; do
