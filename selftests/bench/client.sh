@@ -6,6 +6,7 @@
 # the rounds of the ratio ours/stock (each round measures both modules
 # back to back), and writes the raw figures to build/bench/client/.
 . "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/lib.sh"
 
 out=${1:-$RPCRDMA_TOP/build/bench/client}
 rm -rf "$out"
@@ -16,6 +17,7 @@ kernel=${BENCH_KERNEL:-debian}
 [ "$kernel" = debian ] || "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null ||
 	exit 1
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
+bench_instruments "$out"
 "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$out" \
 	--server-kernel "$kernel" --client-kernel "$kernel" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
@@ -26,7 +28,9 @@ ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
 	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" \
 	${BENCH_JOBS:+--env "BENCH_JOBS=$BENCH_JOBS"} \
 	${BENCH_PROFILE:+--env "BENCH_PROFILE=$BENCH_PROFILE"} \
+	${RPCRDMA_INSN_PROFILE:+--env BENCH_INSN_PROFILE=1} \
 	${BENCH_PROFILE_FILTER:+--env "BENCH_PROFILE_FILTER=$BENCH_PROFILE_FILTER"} ||
 	exit 1
-exec python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
+bench_instruments_stop "$out"
+python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
 	"client: ours vs stock (stock server)"

@@ -7,6 +7,7 @@
 # per metric, the median over the rounds of the ratio ours/stock, and
 # writes the raw figures to build/bench/server/.
 . "$(dirname "$0")/../lib/common.sh"
+. "$(dirname "$0")/lib.sh"
 
 out=${1:-$RPCRDMA_TOP/build/bench/server}
 rm -rf "$out"
@@ -17,6 +18,7 @@ kernel=${BENCH_KERNEL:-debian}
 [ "$kernel" = debian ] || "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null ||
 	exit 1
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
+bench_instruments "$out"
 "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$out" \
 	--server-kernel "$kernel" --client-kernel "$kernel" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/bench-server.sh" \
@@ -26,7 +28,9 @@ ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
 	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" \
 	${BENCH_JOBS:+--env "BENCH_JOBS=$BENCH_JOBS"} \
 	${BENCH_PROFILE:+--env "BENCH_PROFILE=$BENCH_PROFILE"} \
+	${RPCRDMA_INSN_PROFILE:+--env BENCH_INSN_PROFILE=1} \
 	${BENCH_PROFILE_FILTER:+--env "BENCH_PROFILE_FILTER=$BENCH_PROFILE_FILTER"} ||
 	exit 1
-exec python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
+bench_instruments_stop "$out"
+python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
 	"server: ours vs stock (stock client)"

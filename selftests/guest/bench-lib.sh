@@ -11,8 +11,15 @@
 # other guest runs cpu_sampler, which answers each numbered mark with its
 # own count (/out/cpu-peer.csv).
 #
+# The host's view is recorded beside it: the CPU time the host spent
+# running each guest's QEMU across the job (selftests/bench/host_cpu.py),
+# per operation.  It does not count time a guest's threads waited for a
+# host CPU, which the guest's own jiffies do.
+#
 # Results go to /out/bench.csv as "round,module,metric,value"; the CPU
-# figures are metrics named JOB_cpu_us_client and JOB_cpu_us_server.
+# figures are metrics named JOB_cpu_us_client and JOB_cpu_us_server (the
+# guests' jiffies) and JOB_host_cpu_us_client and JOB_host_cpu_us_server
+# (the host's).
 #
 # BENCH_PROFILE=1 (with BENCH_KERNEL=test) also runs the ftrace function
 # profiler on rpcrdma.ko in both guests during every job and writes
@@ -33,6 +40,39 @@ load_module() {
 	ours) load_our_rpcrdma "$RPCRDMA_KO" ;;
 	stock) load_stock_rpcrdma ;;
 	esac
+	text_ranges
+}
+
+# text_ranges: tell the host's instruction counter (insn-count.so) where
+# the code of rpcrdma.ko and of rdma_rxe.ko is now: "NAME START END" per
+# module, in that order, from their functions in /proc/kallsyms (END: the
+# page after the one holding the last function, so that its body is in).
+text_ranges() {
+	local m lo hi
+
+	for m in rpcrdma rdma_rxe; do
+		# Fixed-width hex addresses: sorted as text, sorted as numbers.
+		read -r lo hi < <(grep -E "^[0-9a-f]+ [tT] .*[[:space:]]\[$m\]\$" \
+			/proc/kallsyms | sort | sed -n '1p;$p' |
+			awk '{ printf "%s ", $1 }')
+		if [ -z "$lo" ]; then
+			echo "$m 0 0"	# not loaded: the line keeps its place
+			continue
+		fi
+		printf '%s %s %x\n' "$m" "$lo" $(( (16#${hi:-$lo} & ~4095) + 8192 ))
+	done >"/out/$GUEST_NAME/text-ranges.new"
+	mv "/out/$GUEST_NAME/text-ranges.new" "/out/$GUEST_NAME/text-ranges"
+	text_syms
+}
+
+# text_syms: with BENCH_INSN_PROFILE=1, the functions of every module
+# loaded now, for insn_profile.py, which profiles them all.  Done again
+# before every job, outside its window (a mount loads the NFS modules,
+# and reading /proc/kallsyms takes seconds under TCG).
+text_syms() {
+	[ "${BENCH_INSN_PROFILE:-0}" = 1 ] || return 0
+	grep -E "^[0-9a-f]+ [tT] .*[[:space:]]\[[a-z0-9_]+\]\$" \
+		/proc/kallsyms >"/out/$GUEST_NAME/text-syms"
 }
 
 # "BUSY ALL": jiffies this guest's CPUs have been busy since boot, and
@@ -149,9 +189,14 @@ rpcs_sent() {
 cpu_sampler() {
 	local n=1 what label
 
+	# Wait on an empty FIFO rather than fork a sleep twenty times a
+	# second: this guest's own work during the jobs is what is measured.
+	mkfifo /tmp/cpu_sampler.nap
+	exec 9<>/tmp/cpu_sampler.nap
+	text_ranges
 	while :; do
 		if [ -e "/out/cpumark-$n.flag" ]; then
-			read -r what label ops <"/out/cpumark-$n.flag"
+			read -r what label ops _ <"/out/cpumark-$n.flag"
 			echo "$n $(cpu_busy)" >>/out/cpu-peer.csv
 			case $what in
 			begin) rdma_counters /tmp/rdma.begin ;;
@@ -169,17 +214,23 @@ cpu_sampler() {
 			signal_peer "cpumarked-$n"
 			n=$((n + 1))
 		else
-			sleep 0.05
+			read -r -t 0.05 -u 9 _ || :
 		fi
 	done
 }
 
-# cpu_mark prep|begin|end LABEL [RPCS]: "BUSY ALL" jiffies (cpu_busy)
-# now in this guest, then in the other.  With BENCH_PROFILE=1, prep
+# cpu_mark prep|begin|end LABEL [RPCS OPS]: "BUSY ALL" jiffies (cpu_busy)
+# now in this guest, then in the other, then the host CPU time of the
+# client's and the server's QEMU in nanoseconds and the instructions the
+# client and the server have executed in all, in rpcrdma.ko and in
+# rdma_rxe.ko (selftests/bench/host_cpu.py answers each mark on the host;
+# -1 without instruction counts).  With BENCH_PROFILE=1, prep
 # starts the profiler in both guests before the job starts and end
-# stops it and reports it (RPCS: the RPCs sent in between).
+# stops it and reports it (RPCS: the RPCs sent in between; OPS: the
+# operations the job completed and the RPCs sent between the begin and
+# the end mark, for BENCH_INSN_PROFILE's report).
 cpu_mark() {
-	local own peer
+	local own peer host
 
 	CPU_MARK=$((CPU_MARK + 1))
 	[ "$PROFILE" = 1 ] && case $1 in
@@ -187,11 +238,15 @@ cpu_mark() {
 	end) profile_stop "client-$2" ;;
 	esac
 	own=$(cpu_busy)
-	echo "$1 $2 ${3:-}" >"/out/cpumark-$CPU_MARK.flag"
+	echo "$1 $2 ${3:-} ${4:-}" >"/out/cpumark-$CPU_MARK.flag"
 	wait_peer "cpumarked-$CPU_MARK" 120
 	peer=$(awk -v n="$CPU_MARK" '$1 == n { print $2, $3 }' /out/cpu-peer.csv)
+	wait_peer "hostmarked-$CPU_MARK" 120
+	host=$(awk -v n="$CPU_MARK" '$1 == n && $2 >= 0 && $3 >= 0 {
+		$1 = ""; print substr($0, 2) }' /out/cpu-host.csv)
 	[ "$PROFILE" = 1 ] && [ "$1" = end ] && profile_report "client-$2" "$3"
-	echo "$own ${peer:?no CPU sample from the peer}"
+	echo "$own ${peer:?no CPU sample from the peer}" \
+		"${host:?no CPU sample from the host}"
 }
 
 # record ROUND MODULE METRIC VALUE
@@ -266,11 +321,13 @@ metadata_job() {
 # seconds after the work began (when fio's ramp ends and it starts
 # counting) and closes when CMD ends.
 measure() {
-	local round=$1 mod=$2 job=$3 unit=$4 ramp=$5 before after res ops pid
-	local rpcs=
+	local round=$1 mod=$2 job=$3 unit=$4 ramp=$5 res ops pid wrpcs rpcs=
+	local cb0 ca0 sb0 sa0 chost0 shost0 cins0 sins0 crpc0 srpc0 crxe0 srxe0
+	local cb1 ca1 sb1 sa1 chost1 shost1 cins1 sins1 crpc1 srpc1 crxe1 srxe1
 	shift 5
 
 	rm -f /tmp/job.started /tmp/job.out
+	text_syms
 	if [ "$PROFILE" = 1 ]; then
 		cpu_mark prep "$round-$mod-$job" >/dev/null ||
 			fail "profiler did not start"
@@ -284,30 +341,63 @@ measure() {
 		sleep 0.05
 	done
 	sleep "$ramp"
+	wrpcs=$(rpcs_sent)
 	cpu_mark begin "$round-$mod-$job" >/tmp/cpu.begin ||
 		{ cat /tmp/cpu.begin; exit 1; }
 	wait "$pid" || fail "$job failed"
 	[ -e /tmp/job.started ] || fail "$job never started"
+	wrpcs=$(( $(rpcs_sent) - wrpcs ))
 	res=$(cat /tmp/job.out)
 	rdma_counters /tmp/rdma.after
 	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
-	cpu_mark end "$round-$mod-$job" "${rpcs:-}" >/tmp/cpu.end ||
-		{ cat /tmp/cpu.end; exit 1; }
-	before=$(cat /tmp/cpu.begin)
-	after=$(cat /tmp/cpu.end)
 	ops=${res#* }
+	cpu_mark end "$round-$mod-$job" "${rpcs:-0}" "$ops $wrpcs" >/tmp/cpu.end ||
+		{ cat /tmp/cpu.end; exit 1; }
 	[ "$ops" -gt 0 ] || fail "$job: no operations completed"
+	[ "$wrpcs" -gt 0 ] || fail "$job: no RPCs in the measured window"
 	record "$round" "$mod" "${job}_$unit" "${res% *}"
-	# shellcheck disable=SC2086
-	set -- $before $after
+	# Guests' busy and all jiffies, then the host's nanoseconds and the
+	# instruction counts (-1 without insn-count.so), client then server.
+	read -r cb0 ca0 sb0 sa0 chost0 shost0 cins0 sins0 crpc0 srpc0 \
+		crxe0 srxe0 </tmp/cpu.begin
+	read -r cb1 ca1 sb1 sa1 chost1 shost1 cins1 sins1 crpc1 srpc1 \
+		crxe1 srxe1 </tmp/cpu.end
 	# Jiffies are 10 ms: microseconds per operation.
 	record "$round" "$mod" "${job}_cpu_us_client" \
-		$(( ($5 - $1) * 10000 / ops ))
+		$(( (cb1 - cb0) * 10000 / ops ))
 	record "$round" "$mod" "${job}_cpu_us_server" \
-		$(( ($7 - $3) * 10000 / ops ))
-	echo "  $job: ${res% *} $unit, $ops ops; CPU busy $(( $5 - $1 )) of" \
-		"$(( $6 - $2 )) jiffies (client), $(( $7 - $3 )) of" \
-		"$(( $8 - $4 )) (server)"
+		$(( (sb1 - sb0) * 10000 / ops ))
+	record "$round" "$mod" "${job}_host_cpu_us_client" \
+		$(( (chost1 - chost0) / 1000 / ops ))
+	record "$round" "$mod" "${job}_host_cpu_us_server" \
+		$(( (shost1 - shost0) / 1000 / ops ))
+	echo "  $job: ${res% *} $unit, $ops ops; CPU busy $((cb1 - cb0)) of" \
+		"$((ca1 - ca0)) jiffies (client), $((sb1 - sb0)) of" \
+		"$((sa1 - sa0)) (server); host CPU" \
+		"$(( (chost1 - chost0) / 1000000 )) ms (client)," \
+		"$(( (shost1 - shost0) / 1000000 )) ms (server)"
+	# Instructions per RPC: the RPCs are counted at the marks themselves,
+	# where the job's operations are counted by fio over a window of
+	# its own, which the marks miss by a varying fraction of a second.
+	if [ "$cins0" -ge 0 ] && [ "$sins0" -ge 0 ]; then
+		record "$round" "$mod" "${job}_kinsns_rpc_client" \
+			$(( (cins1 - cins0) / 1000 / wrpcs ))
+		record "$round" "$mod" "${job}_kinsns_rpc_server" \
+			$(( (sins1 - sins0) / 1000 / wrpcs ))
+		record "$round" "$mod" "${job}_rpcrdma_insns_rpc_client" \
+			$(( (crpc1 - crpc0) / wrpcs ))
+		record "$round" "$mod" "${job}_rpcrdma_insns_rpc_server" \
+			$(( (srpc1 - srpc0) / wrpcs ))
+		record "$round" "$mod" "${job}_rxe_insns_rpc_client" \
+			$(( (crxe1 - crxe0) / wrpcs ))
+		record "$round" "$mod" "${job}_rxe_insns_rpc_server" \
+			$(( (srxe1 - srxe0) / wrpcs ))
+		echo "  $job: $wrpcs RPCs; instructions per RPC: client" \
+			"$(( (cins1 - cins0) / wrpcs )), $(( (crpc1 - crpc0) / wrpcs ))" \
+			"in rpcrdma, $(( (crxe1 - crxe0) / wrpcs )) in rdma_rxe;" \
+			"server $(( (sins1 - sins0) / wrpcs )), $(( (srpc1 - srpc0) / wrpcs ))" \
+			"in rpcrdma, $(( (srxe1 - srxe0) / wrpcs )) in rdma_rxe"
+	fi
 	rdma_counters_delta /tmp/rdma.before /tmp/rdma.after "this guest, whole job"
 }
 

@@ -12,7 +12,7 @@ ROUNDS=${BENCH_ROUNDS:-8}
 
 test_begin
 rdma_link eth0
-load_stock_rpcrdma
+load_module stock
 for round in $(seq 1 "$ROUNDS"); do
 	if [ $((round % 2)) = 1 ]; then order="ours stock"; else order="stock ours"; fi
 	for mod in $order; do

@@ -25,7 +25,11 @@
 #                          make deps put in the cache, else Debian's
 #                          qemu-system-x86_64; $RPCRDMA_QEMU_DATADIR is
 #                          searched first for its firmware, see
-#                          selftests/lib/qemu-backports.sh)
+#                          selftests/lib/qemu-backports.sh;
+#                          $RPCRDMA_INSN_PLUGIN: insn-count.so, which then
+#                          counts the guest's instructions in DIR/NAME/insns,
+#                          and those of the modules DIR/NAME/text-ranges lists;
+#                          per block too if $RPCRDMA_INSN_PROFILE is set)
 #   --pcap FILE            record the guest's link (needs --net-*)
 #   --env NAME=VALUE       exported to the guest script (repeatable)
 
@@ -176,11 +180,15 @@ qemu=$(guest_qemu)
 qemu_version=$("$qemu" --version | awk 'NR == 1 { print $4 }')
 qemu_data=()
 [ -z "${RPCRDMA_QEMU_DATADIR:-}" ] || qemu_data=(-L "$RPCRDMA_QEMU_DATADIR")
-timeout -k 10 "$timeout" "$qemu" "${qemu_data[@]}" \
+# make bench counts each guest's instructions (selftests/bench/insn-count.c).
+plugin=()
+[ -z "${RPCRDMA_INSN_PLUGIN:-}" ] ||
+	plugin=(-plugin "$RPCRDMA_INSN_PLUGIN,out=$gdir/insns,text=$gdir/text-ranges${RPCRDMA_INSN_PROFILE:+,profile=1}")
+timeout -k 10 "$timeout" "$qemu" "${qemu_data[@]}" "${plugin[@]}" \
 	-nodefaults -nographic -no-reboot -machine pc \
 	"${accel_args[@]}" -smp "$cpus" -m "$mem" \
 	-kernel "$image" -initrd "$gdir/initramfs.cpio" -append "$append" \
-	-serial "file:$gdir/console.log" -monitor none \
+	-serial "file:$gdir/console.log" -monitor none -pidfile "$gdir/qemu.pid" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" \
 	"${net_args[@]}" >"$gdir/qemu.log" 2>&1

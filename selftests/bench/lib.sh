@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# What both halves of make bench set up on the host around the guests.
+
+# bench_instruments OUT: count each guest's instructions (insn-count.so,
+# a QEMU TCG plugin; QEMU 9.0 or later, which make deps provides) and
+# answer the jobs' CPU marks from the host (host_cpu.py, left running as
+# $BENCH_SAMPLER until bench_instruments_stop).  BENCH_INSN_PROFILE=1
+# also counts the instructions of every block of rpcrdma.ko and
+# rdma_rxe.ko, for a per-function profile of each job.
+bench_instruments() {
+	local out=$1 qemu major so=$RPCRDMA_TOP/build/insn-count.so
+
+	qemu=$(guest_qemu)
+	major=$("$qemu" --version | awk 'NR == 1 { split($4, v, "."); print v[1] }')
+	if [ "${major:-0}" -ge 9 ]; then
+		mkdir -p "$RPCRDMA_TOP/build"
+		gcc -O2 -Wall -shared -fPIC -o "$so" \
+			"$RPCRDMA_TOP/selftests/bench/insn-count.c" -lpthread ||
+			die "cannot build the instruction-count plugin"
+		export RPCRDMA_INSN_PLUGIN=$so
+	else
+		echo "bench: $qemu is older than 9.0: no instruction counts" \
+			"(make deps installs a newer one)" >&2
+	fi
+	local profile=()
+	if [ "${BENCH_INSN_PROFILE:-0}" = 1 ] && [ -n "${RPCRDMA_INSN_PLUGIN:-}" ]; then
+		export RPCRDMA_INSN_PROFILE=1
+		profile=(--profile)
+	fi
+	python3 "$RPCRDMA_TOP/selftests/bench/host_cpu.py" "$out" "${profile[@]}" &
+	BENCH_SAMPLER=$!
+	trap bench_instruments_stop EXIT
+}
+
+# bench_instruments_stop OUT: stop answering marks; with
+# BENCH_INSN_PROFILE=1, write each job's instruction profile
+# (OUT/insn-profile-GUEST-LABEL.txt).
+bench_instruments_stop() {
+	kill "$BENCH_SAMPLER" 2>/dev/null || true
+	[ -z "${RPCRDMA_INSN_PROFILE:-}" ] || [ -z "${1:-}" ] ||
+		python3 "$RPCRDMA_TOP/selftests/bench/insn_profile.py" "$1"
+}
