@@ -28,7 +28,8 @@
  * page a module left are simply not summed once TEXT no longer lists it.
  *
  * With profile=1, it also keeps a count for every translation block
- * that starts in the module area (every module's code), by address, and writes them out on
+ * that starts in kernel code (the kernel's text and every module's), by
+ * address, and writes them out on
  * request: when the file OUT.req appears, holding a file name, it writes
  * "ADDRESS INSTRUCTIONS" lines (hex, decimal) for every such block to
  * that file (through a temporary name, renamed when complete) and
@@ -60,8 +61,10 @@
 #define AREA_PAGES		((MODULE_AREA_END - MODULE_AREA_START) >> \
 				 AREA_PAGE_SHIFT)
 #define NR_RANGES		2
-/* Blocks profiled, at most (their counters: 2 MiB per vCPU). */
-#define PROFILE_SLOTS		262144
+/* The kernel's own text (__START_KERNEL_map up), profiled with the modules. */
+#define KERNEL_TEXT_START	0xffffffff80000000ULL
+/* Blocks profiled, at most (their counters: 8 MiB per vCPU). */
+#define PROFILE_SLOTS		1048576
 #define PROFILE_HASH		(2 * PROFILE_SLOTS)
 
 /* One vCPU's counters: its scoreboard entry. */
@@ -128,6 +131,12 @@ static int block_find(__u64 pc)
 	return slot;
 }
 
+/* The counter of page @page of the module area. */
+static struct qemu_plugin_u64 page_slot(size_t page)
+{
+	return count_slot(offsetof(struct insn_counts, page[page]));
+}
+
 static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -137,13 +146,13 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 							  count_slot(0), n);
-	if (pc < MODULE_AREA_START || pc >= MODULE_AREA_END)
+	if (pc < KERNEL_TEXT_START || pc >= MODULE_AREA_END)
 		return;
-	page = (pc - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
-	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-							  count_slot(offsetof(struct insn_counts,
-									      page[page])),
-							  n);
+	if (pc >= MODULE_AREA_START) {
+		page = (pc - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+								  page_slot(page), n);
+	}
 	if (!block_board)
 		return;
 	slot = block_find(pc);
@@ -229,8 +238,7 @@ static __u64 range_sum(const struct text_range *r)
 	__u64 sum = 0, p;
 
 	for (p = r->first_page; p < r->first_page + r->nr_pages; p++)
-		sum += qemu_plugin_u64_sum(count_slot(offsetof(struct insn_counts,
-								 page[p])));
+		sum += qemu_plugin_u64_sum(page_slot(p));
 	return sum;
 }
 

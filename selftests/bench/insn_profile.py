@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Instructions per function of every kernel module, per job.
+"""Instructions per function of the kernel and its modules, per job.
 
     insn_profile.py OUT
 
@@ -13,9 +13,9 @@ functions of the moment (OUT/GUEST/syms-N.txt, from /proc/kallsyms).
 For each job (a begin and an end mark with the same LABEL) and guest,
 this writes OUT/insn-profile-GUEST-LABEL.txt: the instructions each
 module executed between the two marks per RPC sent between them, then
-every function that executed any, by instructions per RPC.  Code built
-into the kernel is not counted: the profile covers the modules (on
-Debian's kernel: rpcrdma, sunrpc, nfs, nfsd, the RDMA core, rdma_rxe).
+every function that executed any, by instructions per RPC.  The kernel proper
+counts as "vmlinux"; what is left of the total is user space (fio, the
+harness) and the guest's firmware-free rest, reported as "(not kernel)".
 
 A block is charged to the function whose symbol is the closest at or
 below its address (unless it lies too far beyond it: "(no module)"); its instructions are counted as it starts, so the
@@ -48,9 +48,9 @@ def read_syms(path):
     with open(path) as f:
         for line in f:
             fields = line.split()
-            if len(fields) >= 4:
-                syms.append((int(fields[0], 16), fields[2],
-                             fields[3].strip("[]")))
+            if len(fields) >= 3:
+                mod = fields[3].strip("[]") if len(fields) > 3 else "vmlinux"
+                syms.append((int(fields[0], 16), fields[2], mod))
     syms.sort()
     return syms
 
@@ -92,6 +92,8 @@ def report(out, guest, label, begin, end, ops):
         f.write(f"{guest}, {label}: {ops} RPCs, "
                 f"{guest_total(out, guest, begin, end) / ops:.0f} "
                 "instructions per RPC in all\n")
+        total = guest_total(out, guest, begin, end)
+        per_mod["(not kernel)"] = total - sum(per_mod.values())
         for mod, n in sorted(per_mod.items(), key=lambda kv: -kv[1]):
             f.write(f"{mod}: {n / ops:.0f} instructions per RPC\n")
         for (mod, func), n in sorted(per_func.items(), key=lambda kv: -kv[1]):

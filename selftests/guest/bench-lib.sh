@@ -65,14 +65,13 @@ text_ranges() {
 	text_syms
 }
 
-# text_syms: with BENCH_INSN_PROFILE=1, the functions of every module
-# loaded now, for insn_profile.py, which profiles them all.  Done again
-# before every job, outside its window (a mount loads the NFS modules,
-# and reading /proc/kallsyms takes seconds under TCG).
+# text_syms: with BENCH_INSN_PROFILE=1, the functions of the kernel and
+# of every module loaded now, for insn_profile.py, which profiles them
+# all.  Done again before every job, outside its window (a mount loads
+# the NFS modules, and reading /proc/kallsyms takes seconds under TCG).
 text_syms() {
 	[ "${BENCH_INSN_PROFILE:-0}" = 1 ] || return 0
-	grep -E "^[0-9a-f]+ [tT] .*[[:space:]]\[[a-z0-9_]+\]\$" \
-		/proc/kallsyms >"/out/$GUEST_NAME/text-syms"
+	grep -E "^[0-9a-f]+ [tT] " /proc/kallsyms >"/out/$GUEST_NAME/text-syms"
 }
 
 # "BUSY ALL": jiffies this guest's CPUs have been busy since boot, and
