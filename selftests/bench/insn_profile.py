@@ -5,10 +5,10 @@
     insn_profile.py OUT
 
 After a make bench run with BENCH_INSN_PROFILE=1, OUT holds for every
-mark N (OUT/cpumark-N.flag: "begin|end LABEL [RPCS OPS WINDOW_RPCS]")
-and each guest
-the instructions every profiled translation block had executed by then
-(OUT/GUEST/blocks-N.txt, "ADDRESS INSTRUCTIONS") and the module
+mark N (OUT/cpumark-N.flag: "begin|end LABEL [RPCS OPS WRPCS]", WRPCS
+the RPCs sent between the begin and the end mark) and each guest the
+instructions every profiled translation block had executed by then
+(OUT/GUEST/blocks-N.txt, "ADDRESS INSTRUCTIONS") and the kernel's
 functions of the moment (OUT/GUEST/syms-N.txt, from /proc/kallsyms).
 For each job (a begin and an end mark with the same LABEL) and guest,
 this writes OUT/insn-profile-GUEST-LABEL.txt: the instructions each

@@ -5,8 +5,8 @@
 # a QEMU TCG plugin; QEMU 9.0 or later, which make deps provides) and
 # answer the jobs' CPU marks from the host (host_cpu.py, left running as
 # $BENCH_SAMPLER until bench_instruments_stop).  BENCH_INSN_PROFILE=1
-# also counts the instructions of every block of rpcrdma.ko and
-# rdma_rxe.ko, for a per-function profile of each job.
+# also counts the instructions of every block of kernel code, for a
+# per-function profile of each job.
 bench_instruments() {
 	local out=$1 qemu major so=$RPCRDMA_TOP/build/insn-count.so
 

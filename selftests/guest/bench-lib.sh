@@ -11,15 +11,19 @@
 # other guest runs cpu_sampler, which answers each numbered mark with its
 # own count (/out/cpu-peer.csv).
 #
-# The host's view is recorded beside it: the CPU time the host spent
-# running each guest's QEMU across the job (selftests/bench/host_cpu.py),
-# per operation.  It does not count time a guest's threads waited for a
-# host CPU, which the guest's own jiffies do.
+# The host's view is recorded beside it (selftests/bench/host_cpu.py):
+# the CPU time the host spent running each guest's QEMU across the job,
+# per operation, which leaves out the time a guest's threads waited for a
+# host CPU, and the instructions each guest executed, in all, in
+# rpcrdma.ko and in rdma_rxe.ko, per RPC sent in the window (counted by
+# the QEMU plugin selftests/bench/insn-count.c, independent of the host's
+# speed).
 #
-# Results go to /out/bench.csv as "round,module,metric,value"; the CPU
-# figures are metrics named JOB_cpu_us_client and JOB_cpu_us_server (the
-# guests' jiffies) and JOB_host_cpu_us_client and JOB_host_cpu_us_server
-# (the host's).
+# Results go to /out/bench.csv as "round,module,metric,value"; the cost
+# figures are metrics named JOB_cpu_us_{client,server} (the guests'
+# jiffies), JOB_host_cpu_us_{client,server} (the host's CPU time),
+# JOB_kinsns_rpc_{client,server} (thousands of instructions) and
+# JOB_rpcrdma_insns_rpc_* and JOB_rxe_insns_rpc_* (instructions).
 #
 # BENCH_PROFILE=1 (with BENCH_KERNEL=test) also runs the ftrace function
 # profiler on rpcrdma.ko in both guests during every job and writes
@@ -218,16 +222,16 @@ cpu_sampler() {
 	done
 }
 
-# cpu_mark prep|begin|end LABEL [RPCS OPS]: "BUSY ALL" jiffies (cpu_busy)
+# cpu_mark prep|begin|end LABEL [RPCS OPS WRPCS]: "BUSY ALL" jiffies (cpu_busy)
 # now in this guest, then in the other, then the host CPU time of the
 # client's and the server's QEMU in nanoseconds and the instructions the
 # client and the server have executed in all, in rpcrdma.ko and in
 # rdma_rxe.ko (selftests/bench/host_cpu.py answers each mark on the host;
 # -1 without instruction counts).  With BENCH_PROFILE=1, prep
 # starts the profiler in both guests before the job starts and end
-# stops it and reports it (RPCS: the RPCs sent in between; OPS: the
-# operations the job completed and the RPCs sent between the begin and
-# the end mark, for BENCH_INSN_PROFILE's report).
+# stops it and reports it (RPCS: the RPCs sent in between).  OPS, the
+# operations the job completed, and WRPCS, the RPCs sent between the
+# begin and the end mark, are for BENCH_INSN_PROFILE's report.
 cpu_mark() {
 	local own peer host
 
@@ -237,7 +241,7 @@ cpu_mark() {
 	end) profile_stop "client-$2" ;;
 	esac
 	own=$(cpu_busy)
-	echo "$1 $2 ${3:-} ${4:-}" >"/out/cpumark-$CPU_MARK.flag"
+	echo "$1 $2 ${3:-} ${4:-} ${5:-}" >"/out/cpumark-$CPU_MARK.flag"
 	wait_peer "cpumarked-$CPU_MARK" 120
 	peer=$(awk -v n="$CPU_MARK" '$1 == n { print $2, $3 }' /out/cpu-peer.csv)
 	wait_peer "hostmarked-$CPU_MARK" 120
@@ -350,7 +354,7 @@ measure() {
 	rdma_counters /tmp/rdma.after
 	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
 	ops=${res#* }
-	cpu_mark end "$round-$mod-$job" "${rpcs:-0}" "$ops $wrpcs" >/tmp/cpu.end ||
+	cpu_mark end "$round-$mod-$job" "${rpcs:-0}" "$ops" "$wrpcs" >/tmp/cpu.end ||
 		{ cat /tmp/cpu.end; exit 1; }
 	[ "$ops" -gt 0 ] || fail "$job: no operations completed"
 	[ "$wrpcs" -gt 0 ] || fail "$job: no RPCs in the measured window"
