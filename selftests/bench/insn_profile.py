@@ -102,19 +102,14 @@ def report(out, guest, label, begin, end, ops):
 
 def main():
     out = sys.argv[1]
-    begins = {}
+    marks = {}
     for path in glob.glob(f"{out}/cpumark-*.flag"):
         mark = int(re.search(r"cpumark-(\d+)\.flag$", path).group(1))
         with open(path) as f:
-            fields = f.read().split()
-        if len(fields) < 2:
-            continue
-        if fields[0] == "begin":
-            begins[fields[1]] = mark
-    for path in glob.glob(f"{out}/cpumark-*.flag"):
-        mark = int(re.search(r"cpumark-(\d+)\.flag$", path).group(1))
-        with open(path) as f:
-            fields = f.read().split()
+            marks[mark] = f.read().split()
+    begins = {f[1]: mark for mark, f in marks.items()
+              if len(f) >= 2 and f[0] == "begin"}
+    for mark, fields in marks.items():
         if len(fields) < 5 or fields[0] != "end" or fields[1] not in begins:
             continue
         ops = int(fields[4])        # the RPCs sent between the two marks
