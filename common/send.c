@@ -45,8 +45,28 @@ void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 	ss->nr = 0;
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
+	ss->hdr_premapped = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_init);
+
+/**
+ * rpcrdma_send_sges_premapped_hdr - use a header buffer mapped once
+ * @ss: list prepared with rpcrdma_send_sges_init()
+ * @hdr_dma: DMA address of the whole header buffer, mapped DMA_TO_DEVICE
+ *	on @ss->device by its owner, who unmaps it only after the last
+ *	Send that uses it is complete
+ *
+ * A transport header is rebuilt in the same buffer for every Send, so
+ * mapping it once per connection saves a map and an unmap per RPC (an
+ * IOMMU update on most hardware); only a sync before each Send remains.
+ */
+void rpcrdma_send_sges_premapped_hdr(struct rpcrdma_send_sges *ss,
+				     u64 hdr_dma)
+{
+	ss->hdr_premapped = true;
+	ss->hdr_dma = hdr_dma;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_premapped_hdr);
 
 static int rpcrdma_send_sges_map(struct rpcrdma_send_sges *ss,
 				 const void *kaddr, struct page *page,
@@ -72,15 +92,35 @@ static int rpcrdma_send_sges_map(struct rpcrdma_send_sges *ss,
 	return 0;
 }
 
+/* SGE 0: the first @len bytes of the header buffer @hdr_buf. */
+static int rpcrdma_send_sges_map_hdr(struct rpcrdma_send_sges *ss,
+				     void *hdr_buf, unsigned int len)
+{
+	struct ib_sge *sge = &ss->sge[0];
+
+	if (!ss->hdr_premapped)
+		return rpcrdma_send_sges_map(ss, hdr_buf, NULL, 0, len);
+	ib_dma_sync_single_for_device(ss->device, ss->hdr_dma, len,
+				      DMA_TO_DEVICE);
+	sge->addr = ss->hdr_dma;
+	sge->length = len;
+	sge->lkey = ss->lkey;
+	ss->mapped[0] = len;
+	ss->nr = 1;
+	return 0;
+}
+
 /**
  * rpcrdma_send_sges_unmap - undo the DMA mappings of a Send's SGEs
  * @ss: SGEs of a Send that completed or was never posted
+ *
+ * A premapped header keeps its mapping: its owner unmaps it.
  */
 void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
 {
 	unsigned int i;
 
-	for (i = 0; i < ss->nr; i++)
+	for (i = ss->hdr_premapped ? 1 : 0; i < ss->nr; i++)
 		ib_dma_unmap_page(ss->device, ss->sge[i].addr, ss->mapped[i],
 				  DMA_TO_DEVICE);
 	ss->nr = 0;
@@ -149,7 +189,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	ss->nr = 0;
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
-	rc = rpcrdma_send_sges_map(ss, hdr_buf, NULL, 0, hdr_len);
+	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len);
 	for (i = 0; i < 2 && !rc; i++)
 		rc = rpcrdma_send_sges_gather(ss, xdr, ranges[i][0],
 					      ranges[i][1]);
@@ -172,7 +212,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 		len += ranges[i][1] - ranges[i][0];
 	}
 	ss->pulled_up = len;
-	rc = rpcrdma_send_sges_map(ss, hdr_buf, NULL, 0, hdr_len + len);
+	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len + len);
 	if (rc)
 		rpcrdma_send_sges_unmap(ss);
 	return rc;

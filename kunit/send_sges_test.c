@@ -121,7 +121,13 @@ static void sst_build(struct kunit *test, const struct sst_vec *v,
 	xdr->buflen = pos;
 }
 
-static void send_sges_case(struct kunit *test)
+/*
+ * Build the Send of the current vector and check what the device would
+ * send.  With @premapped, the header buffer is taken as mapped once by
+ * its owner: SGE 0 must use that mapping, covering the pulled-up bytes
+ * too, and unmapping the Send must leave it.
+ */
+static void sst_run(struct kunit *test, bool premapped)
 {
 	const struct sst_vec *v = test->param_value;
 	unsigned int split, resume, i, at = 0, pos;
@@ -147,8 +153,12 @@ static void send_sges_case(struct kunit *test)
 	resume = v->hole ? v->head + v->page_len : xdr.len;
 
 	rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
+	if (premapped)
+		rpcrdma_send_sges_premapped_hdr(ss, (uintptr_t)hdr);
 	rc = rpcrdma_send_sges_build(ss, hdr, SST_HDR_LEN, &xdr, split, resume);
 	KUNIT_ASSERT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, ss->sge[0].addr, (u64)(uintptr_t)hdr);
+	KUNIT_EXPECT_EQ(test, ss->sge[0].length, SST_HDR_LEN + v->pulled_up);
 	KUNIT_EXPECT_EQ(test, ss->nr, v->nr);
 	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
 	KUNIT_ASSERT_LE(test, ss->nr, v->max);
@@ -177,10 +187,22 @@ static void send_sges_case(struct kunit *test)
 	}
 	rpcrdma_send_sges_unmap(ss);
 	KUNIT_EXPECT_EQ(test, ss->nr, 0);
+	KUNIT_EXPECT_EQ(test, ss->hdr_premapped, premapped);
+}
+
+static void send_sges_case(struct kunit *test)
+{
+	sst_run(test, false);
+}
+
+static void send_sges_premapped_case(struct kunit *test)
+{
+	sst_run(test, true);
 }
 
 static struct kunit_case rpcrdma_send_sges_cases[] = {
 	KUNIT_CASE_PARAM(send_sges_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_premapped_case, sst_gen_params),
 	{}
 };
 

@@ -36,28 +36,43 @@ static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 
 static void srdma_send_free(struct srdma_send *sc)
 {
+	ib_dma_unmap_single(sc->sx->device, sc->hdr_dma, sc->hdr_size,
+			    DMA_TO_DEVICE);
 	kfree(sc->hdr_buf);
 	kfree(sc);
 }
 
+/*
+ * A new Send context.  Its header buffer is mapped now, once for the
+ * connection's life: each Send then only syncs the bytes it sends.
+ */
 static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 {
 	struct srdma_send *sc = kzalloc(sizeof(*sc), GFP_KERNEL);
 
 	if (!sc)
 		return NULL;
-	sc->hdr_buf = kmalloc(max_t(unsigned int, sx->inline_send,
-				    SRDMA_MAX_HDR_SIZE), GFP_KERNEL);
-	if (!sc->hdr_buf) {
-		kfree(sc);
-		return NULL;
-	}
+	sc->hdr_size = max_t(unsigned int, sx->inline_send,
+			     SRDMA_MAX_HDR_SIZE);
+	sc->hdr_buf = kmalloc(sc->hdr_size, GFP_KERNEL);
+	if (!sc->hdr_buf)
+		goto out_sc;
+	sc->hdr_dma = ib_dma_map_single(sx->device, sc->hdr_buf, sc->hdr_size,
+					DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(sx->device, sc->hdr_dma))
+		goto out_buf;
 	sc->sx = sx;
 	INIT_LIST_HEAD(&sc->rws);
 	sc->cqe.done = srdma_send_done;
 	rpcrdma_cid_init(&sc->cid, sx->ib.send_cq,
 			 atomic_inc_return(&sx->next_cid));
 	return sc;
+
+out_buf:
+	kfree(sc->hdr_buf);
+out_sc:
+	kfree(sc);
+	return NULL;
 }
 
 /**
@@ -84,6 +99,7 @@ struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
 	sc->nr_pages = 0;
 	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->ib.pd->local_dma_lkey,
 			       sx->max_send_sge);
+	rpcrdma_send_sges_premapped_hdr(&sc->sges, sc->hdr_dma);
 	return sc;
 }
 

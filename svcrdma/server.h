@@ -406,6 +406,9 @@ struct srdma_rw {
  * @cid: its completion ID, for the trace
  * @hdr_buf: transport header, followed by the pulled-up message if needed
  *	(@sx->inline_send bytes, at least SRDMA_MAX_HDR_SIZE)
+ * @hdr_size: size of @hdr_buf
+ * @hdr_dma: @hdr_buf's DMA mapping, made with the context and undone
+ *	when it is freed (the connection is drained by then)
  * @sges: SGEs of @wr
  * @rws: RDMA Writes chained before @wr
  * @nr_wrs: work requests posted with this Send (Writes included)
@@ -421,6 +424,8 @@ struct srdma_send {
 	struct ib_cqe cqe;
 	struct rpcrdma_cid cid;
 	void *hdr_buf;
+	unsigned int hdr_size;
+	u64 hdr_dma;
 	struct rpcrdma_send_sges sges;
 	struct list_head rws;
 	unsigned int nr_wrs;

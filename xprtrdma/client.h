@@ -226,6 +226,9 @@ struct xrdma_rep {
  * @nr_reps: entries in @reps
  * @rep_size: size of one Receive buffer
  * @recv_batch: consumed Receives are reposted this many at a time
+ * @hdr_dma: DMA address of each slot's header buffer (rx->reqs[i]),
+ *	mapped for this connection's device for as long as it lives
+ * @nr_hdr_dma: entries of @hdr_dma mapped
  * @recv_pending: Receives handled and not yet reposted, linked by their
  *	wr.next (only the Receive completion handler, one completion at a
  *	time, uses it)
@@ -261,6 +264,8 @@ struct xrdma_ep {
 	unsigned int nr_reps;
 	unsigned int rep_size;
 	unsigned int recv_batch;
+	u64 *hdr_dma;
+	unsigned int nr_hdr_dma;
 	struct xrdma_rep *recv_pending;
 	unsigned int nr_recv_pending;
 
@@ -391,6 +396,12 @@ static inline struct xrdma_xprt *xrdma_xprt(struct rpc_xprt *xprt)
 static inline struct xrdma_req *xrdma_req(struct rpc_rqst *rqst)
 {
 	return container_of(rqst, struct xrdma_req, rqst);
+}
+
+/* Size of a header buffer: a header, or a header and a pulled-up call. */
+static inline size_t xrdma_hdr_buf_size(const struct xrdma_xprt *rx)
+{
+	return max_t(size_t, XRDMA_HDR_BUF_SIZE, rx->inline_write);
 }
 
 /* sysctl.c */

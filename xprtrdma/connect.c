@@ -140,6 +140,44 @@ static void xrdma_reps_destroy(struct xrdma_ep *ep)
 	ep->reps = NULL;
 }
 
+/*
+ * Map every slot's header buffer for @ep's device, once for the whole
+ * connection: a Send then only syncs the bytes it sends.
+ */
+static int xrdma_hdrs_map(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	size_t size = xrdma_hdr_buf_size(rx);
+	unsigned int i;
+	u64 dma;
+
+	ep->hdr_dma = kcalloc(rx->nr_reqs, sizeof(*ep->hdr_dma), GFP_KERNEL);
+	if (!ep->hdr_dma)
+		return -ENOMEM;
+	for (i = 0; i < rx->nr_reqs; i++) {
+		dma = ib_dma_map_single(ep->device, rx->reqs[i].hdr_buf, size,
+					DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(ep->device, dma))
+			return -EIO;
+		ep->hdr_dma[i] = dma;
+		ep->nr_hdr_dma = i + 1;
+	}
+	return 0;
+}
+
+/* Undo xrdma_hdrs_map(); no Send of @ep is in flight any more. */
+static void xrdma_hdrs_unmap(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	size_t size = xrdma_hdr_buf_size(rx);
+	unsigned int i;
+
+	for (i = 0; i < ep->nr_hdr_dma; i++)
+		ib_dma_unmap_single(ep->device, ep->hdr_dma[i], size,
+				    DMA_TO_DEVICE);
+	kfree(ep->hdr_dma);
+	ep->hdr_dma = NULL;
+	ep->nr_hdr_dma = 0;
+}
+
 /* Take back every MR a request still holds from @ep. */
 static void xrdma_reqs_release_mrs(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
@@ -220,6 +258,7 @@ static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	ib_drain_rq(ep->ib.qp);
 	ib_drain_sq(ep->ib.qp);
 	xrdma_sendq_retire_all(ep);
+	xrdma_hdrs_unmap(rx, ep);
 	xrdma_reqs_release_mrs(rx, ep);
 	xrdma_mr_pool_destroy(ep);
 	rpcrdma_ib_destroy(&ep->ib, ep->id);
@@ -249,6 +288,9 @@ static int xrdma_ep_create_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	if (rc)
 		return rc;
 	rc = xrdma_mr_pool_init(ep);
+	if (rc)
+		goto out_queues;
+	rc = xrdma_hdrs_map(rx, ep);
 	if (rc)
 		goto out_queues;
 	rc = xrdma_reps_create(ep);

@@ -63,7 +63,8 @@ static unsigned int xrdma_count_segs(const struct xrdma_ep *ep,
  * @resume: start of the second inline part (which ends at @xdr->len)
  *
  * See rpcrdma_send_sges_build(); this adds the pull-up to the
- * transport's statistics.
+ * transport's statistics.  A slot's header buffer is mapped once per
+ * connection (see connect.c); a backchannel reply's is mapped per Send.
  *
  * Return: 0 or -EIO.
  */
@@ -75,6 +76,9 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 
 	rpcrdma_send_sges_init(&req->sges, ep->device,
 			       ep->ib.pd->local_dma_lkey, ep->max_send_sge);
+	if (!req->is_bc)
+		rpcrdma_send_sges_premapped_hdr(&req->sges,
+						ep->hdr_dma[req - req->rx->reqs]);
 	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_len,
 				     xdr, split, resume);
 	if (!rc)

@@ -81,7 +81,7 @@ static void xrdma_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 
 static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
 {
-	size_t hdr_size = max_t(size_t, XRDMA_HDR_BUF_SIZE, rx->inline_write);
+	size_t hdr_size = xrdma_hdr_buf_size(rx);
 	unsigned int i;
 
 	rx->reqs = kcalloc(count, sizeof(*rx->reqs), GFP_KERNEL);

@@ -28,6 +28,10 @@
  *	rpcrdma_send_sges_build() (0 if everything was gathered in place)
  * @maps_pages: some SGE maps a page of the message's page list, which
  *	belongs to the upper layer rather than to the transport
+ * @hdr_premapped: the header buffer stays DMA-mapped at @hdr_dma for as
+ *	long as the connection: SGE 0 uses that mapping and
+ *	rpcrdma_send_sges_unmap() leaves it alone
+ * @hdr_dma: DMA address of the header buffer when @hdr_premapped
  */
 struct rpcrdma_send_sges {
 	struct ib_device *device;
@@ -38,12 +42,16 @@ struct rpcrdma_send_sges {
 	unsigned int mapped[RPCRDMA_MAX_SEND_SGES];
 	unsigned int pulled_up;
 	bool maps_pages;
+	bool hdr_premapped;
+	u64 hdr_dma;
 };
 
 struct page *rpcrdma_kaddr_page(const void *p);
 void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 			    struct ib_device *device, u32 lkey,
 			    unsigned int max);
+void rpcrdma_send_sges_premapped_hdr(struct rpcrdma_send_sges *ss,
+				     u64 hdr_dma);
 int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 			    unsigned int hdr_len, const struct xdr_buf *xdr,
 			    unsigned int split, unsigned int resume);
