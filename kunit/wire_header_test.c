@@ -58,6 +58,57 @@ static void roundtrip_valid_vec_case(struct kunit *test)
 
 KUNIT_ARRAY_PARAM(valid_vec, wt_valid_vecs, wt_vec_desc);
 
+/* The valid vectors that are RDMA_MSG or RDMA_NOMSG headers. */
+static const void *msg_vec_gen_params(const void *prev, char *desc)
+{
+	const struct wt_vec *v = prev ? (const struct wt_vec *)prev + 1 :
+					wt_valid_vecs;
+
+	for (; v < wt_valid_vecs + ARRAY_SIZE(wt_valid_vecs); v++) {
+		if (v->proc == RPCRDMA_MSG || v->proc == RPCRDMA_NOMSG) {
+			wt_vec_desc(v, desc);
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The flat-buffer encoder writes the same bytes as the stream encoder,
+ * into a buffer of exactly that size (KASAN sees any byte beyond it),
+ * and refuses a buffer one word short without writing past it.
+ */
+static void msg_buf_valid_vec_case(struct kunit *test)
+{
+	const struct wt_vec *v = test->param_value;
+	struct wt_hdr *h = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
+	struct rpcrdma_hdr *hdr = &h->hdr;
+	void *out, *shorter;
+
+	KUNIT_ASSERT_EQ(test, wt_decode(test, v->words, v->len, v->dir, NULL,
+					hdr), RPCRDMA_WIRE_OK);
+	out = kunit_kzalloc(test, v->hdr_len, GFP_KERNEL);
+	shorter = kunit_kzalloc(test, v->hdr_len - XDR_UNIT, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	KUNIT_ASSERT_NOT_NULL(test, shorter);
+	KUNIT_EXPECT_EQ(test, rpcrdma_encode_msg_buf(out, v->hdr_len, hdr->xid,
+						     hdr->credits, hdr->proc,
+						     &hdr->lists),
+			(int)v->hdr_len);
+	KUNIT_EXPECT_MEMEQ(test, out, v->words, v->hdr_len);
+	KUNIT_EXPECT_EQ(test, rpcrdma_encode_msg_buf(shorter,
+						     v->hdr_len - XDR_UNIT,
+						     hdr->xid, hdr->credits,
+						     hdr->proc, &hdr->lists),
+			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rpcrdma_encode_msg_buf(shorter,
+						     RPCRDMA_FIXED_HDR_SIZE -
+						     XDR_UNIT, hdr->xid,
+						     hdr->credits, hdr->proc,
+						     &hdr->lists),
+			-EMSGSIZE);
+}
+
 /* After a successful decode the stream points at the RPC message. */
 static void decode_leaves_payload_case(struct kunit *test)
 {
@@ -446,6 +497,7 @@ static void err_to_rdma_err_case(struct kunit *test)
 static struct kunit_case rpcrdma_wire_header_cases[] = {
 	KUNIT_CASE_PARAM(decode_valid_vec_case, valid_vec_gen_params),
 	KUNIT_CASE_PARAM(roundtrip_valid_vec_case, valid_vec_gen_params),
+	KUNIT_CASE_PARAM(msg_buf_valid_vec_case, msg_vec_gen_params),
 	KUNIT_CASE(decode_leaves_payload_case),
 	KUNIT_CASE(xid_wire_order_case),
 	KUNIT_CASE(decode_fixed_case),

@@ -665,109 +665,106 @@ static int rpcrdma_encode_word(struct xdr_stream *xdr, __be32 word)
 	return xdr_stream_encode_be32(xdr, word) < 0 ? -EMSGSIZE : 0;
 }
 
-/**
- * rpcrdma_encode_read_list - encode the Read list, with its terminator
- * @xdr: stream to encode into
- * @cl: lists whose Read chunks are encoded
- *
- * Return: 0, or -EMSGSIZE if @xdr has no room.
- */
-int rpcrdma_encode_read_list(struct xdr_stream *xdr,
-			     const struct rpcrdma_chunk_lists *cl)
+/* The Read list, with its terminator: one entry per segment. */
+static __be32 *rpcrdma_put_read_list(__be32 *p,
+				     const struct rpcrdma_chunk_lists *cl)
 {
 	const struct rpcrdma_chunk *chunk;
 	const struct rpcrdma_segment *seg;
 	unsigned int i, j;
-	__be32 *p;
 
 	for (i = 0; i < cl->nr_read_chunks; i++) {
 		chunk = &cl->read[i];
 		for (j = 0; j < chunk->nsegs; j++) {
 			seg = &chunk->segs[j];
-			p = xdr_reserve_space(xdr, RPCRDMA_READ_ENTRY_SIZE);
-			if (!p)
-				return -EMSGSIZE;
 			*p++ = xdr_one;
 			*p++ = cpu_to_be32(chunk->position);
-			rpcrdma_xdr_encode_segment(p, seg->handle, seg->length,
-						   seg->offset);
+			p = rpcrdma_xdr_encode_segment(p, seg->handle,
+						       seg->length,
+						       seg->offset);
 		}
 	}
-	return rpcrdma_encode_word(xdr, xdr_zero);
+	*p++ = xdr_zero;
+	return p;
 }
 
-/*
- * Encode a counted segment array; if @written is not NULL, rewrite the
- * segment lengths to describe *@written bytes filled in array order.
- */
-static int rpcrdma_encode_counted(struct xdr_stream *xdr,
-				  const struct rpcrdma_chunk *chunk,
-				  const u32 *written)
+/* A counted segment array, lengths as stored. */
+static __be32 *rpcrdma_put_counted(__be32 *p,
+				   const struct rpcrdma_chunk *chunk)
 {
-	u32 left = written ? *written : 0;
 	const struct rpcrdma_segment *seg;
-	u32 i, length;
-	__be32 *p;
+	unsigned int i;
 
-	if (written && *written > chunk->length)
-		return -EINVAL;
-	if (rpcrdma_encode_word(xdr, cpu_to_be32(chunk->nsegs)))
-		return -EMSGSIZE;
+	*p++ = cpu_to_be32(chunk->nsegs);
 	for (i = 0; i < chunk->nsegs; i++) {
 		seg = &chunk->segs[i];
-		length = seg->length;
-		if (written) {
-			length = min(length, left);
-			left -= length;
-		}
-		p = xdr_reserve_space(xdr, RPCRDMA_SEGMENT_SIZE);
-		if (!p)
-			return -EMSGSIZE;
-		rpcrdma_xdr_encode_segment(p, seg->handle, length,
-					   seg->offset);
+		p = rpcrdma_xdr_encode_segment(p, seg->handle, seg->length,
+					       seg->offset);
 	}
-	return 0;
+	return p;
 }
 
-/**
- * rpcrdma_encode_write_list - encode the Write list, with its terminator
- * @xdr: stream to encode into
- * @cl: lists whose Write chunks are encoded, segment lengths as stored
- *
- * Return: 0, or -EMSGSIZE if @xdr has no room.
- */
-int rpcrdma_encode_write_list(struct xdr_stream *xdr,
-			      const struct rpcrdma_chunk_lists *cl)
+/* Encoded size of the three chunk lists, from what the writer walks. */
+static size_t rpcrdma_chunk_lists_len(const struct rpcrdma_chunk_lists *cl)
+{
+	size_t len = 2 * XDR_UNIT;	/* Read and Write list terminators */
+	unsigned int i;
+
+	for (i = 0; i < cl->nr_read_chunks; i++)
+		len += cl->read[i].nsegs * RPCRDMA_READ_ENTRY_SIZE;
+	for (i = 0; i < cl->nr_write_chunks; i++)
+		len += RPCRDMA_CHUNK_HEAD_SIZE +
+		       cl->write[i].nsegs * RPCRDMA_SEGMENT_SIZE;
+	if (cl->has_reply)
+		len += RPCRDMA_CHUNK_HEAD_SIZE +
+		       cl->reply.nsegs * RPCRDMA_SEGMENT_SIZE;
+	else
+		len += XDR_UNIT;
+	return len;
+}
+
+/* Write the three chunk lists at @p, which has room for all of them. */
+static void rpcrdma_put_chunk_lists(__be32 *p,
+				    const struct rpcrdma_chunk_lists *cl)
 {
 	unsigned int i;
-	int ret;
 
+	p = rpcrdma_put_read_list(p, cl);
 	for (i = 0; i < cl->nr_write_chunks; i++) {
-		if (rpcrdma_encode_word(xdr, xdr_one))
-			return -EMSGSIZE;
-		ret = rpcrdma_encode_counted(xdr, &cl->write[i], NULL);
-		if (ret)
-			return ret;
+		*p++ = xdr_one;
+		p = rpcrdma_put_counted(p, &cl->write[i]);
 	}
-	return rpcrdma_encode_word(xdr, xdr_zero);
+	*p++ = xdr_zero;
+	if (!cl->has_reply) {
+		*p = xdr_zero;
+		return;
+	}
+	*p++ = xdr_one;
+	rpcrdma_put_counted(p, &cl->reply);
 }
 
 /**
- * rpcrdma_encode_reply_chunk - encode the optional Reply chunk
- * @xdr: stream to encode into
- * @cl: lists whose Reply chunk (or its absence) is encoded
+ * rpcrdma_chunk_lists_put - encode the three chunk lists into a buffer
+ * @buf: XDR-aligned memory, where the Read list starts
+ * @room: bytes available at @buf
+ * @cl: lists to encode, segment lengths as stored
  *
- * Return: 0, or -EMSGSIZE if @xdr has no room.
+ * The flat-buffer form of rpcrdma_encode_chunk_lists(), for a header
+ * that is built in a buffer of its own: no xdr_stream, one bounds check.
+ *
+ * Return: bytes written, or -EMSGSIZE if they do not fit in @room.
  */
-int rpcrdma_encode_reply_chunk(struct xdr_stream *xdr,
-			       const struct rpcrdma_chunk_lists *cl)
+int rpcrdma_chunk_lists_put(void *buf, size_t room,
+			    const struct rpcrdma_chunk_lists *cl)
 {
-	if (!cl->has_reply)
-		return rpcrdma_encode_word(xdr, xdr_zero);
-	if (rpcrdma_encode_word(xdr, xdr_one))
+	size_t len = rpcrdma_chunk_lists_len(cl);
+
+	if (len > room)
 		return -EMSGSIZE;
-	return rpcrdma_encode_counted(xdr, &cl->reply, NULL);
+	rpcrdma_put_chunk_lists(buf, cl);
+	return len;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_chunk_lists_put);
 
 /**
  * rpcrdma_encode_chunk_lists - encode the three chunk lists
@@ -779,17 +776,43 @@ int rpcrdma_encode_reply_chunk(struct xdr_stream *xdr,
 int rpcrdma_encode_chunk_lists(struct xdr_stream *xdr,
 			       const struct rpcrdma_chunk_lists *cl)
 {
-	int ret;
+	size_t len = rpcrdma_chunk_lists_len(cl);
+	__be32 *p;
 
-	ret = rpcrdma_encode_read_list(xdr, cl);
-	if (ret)
-		return ret;
-	ret = rpcrdma_encode_write_list(xdr, cl);
-	if (ret)
-		return ret;
-	return rpcrdma_encode_reply_chunk(xdr, cl);
+	p = xdr_reserve_space(xdr, len);
+	if (!p)
+		return -EMSGSIZE;
+	rpcrdma_put_chunk_lists(p, cl);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_chunk_lists);
+
+/*
+ * Encode a counted segment array returned by a responder, the segment
+ * lengths rewritten to describe *@written bytes filled in array order.
+ */
+static int rpcrdma_encode_counted(struct xdr_stream *xdr,
+				  const struct rpcrdma_chunk *chunk,
+				  const u32 *written)
+{
+	u32 left = *written, length, i;
+	const struct rpcrdma_segment *seg;
+	__be32 *p;
+
+	p = xdr_reserve_space(xdr, XDR_UNIT +
+			      chunk->nsegs * RPCRDMA_SEGMENT_SIZE);
+	if (!p)
+		return -EMSGSIZE;
+	*p++ = cpu_to_be32(chunk->nsegs);
+	for (i = 0; i < chunk->nsegs; i++) {
+		seg = &chunk->segs[i];
+		length = min(seg->length, left);
+		left -= length;
+		p = rpcrdma_xdr_encode_segment(p, seg->handle, length,
+					       seg->offset);
+	}
+	return 0;
+}
 
 /**
  * rpcrdma_encode_write_list_written - encode a reply's Write list

@@ -283,6 +283,41 @@ int rpcrdma_encode_fixed(struct xdr_stream *xdr, __be32 xid, u32 credits,
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_fixed);
 
 /**
+ * rpcrdma_encode_msg_buf - encode an RDMA_MSG or RDMA_NOMSG header
+ * @buf: XDR-aligned buffer of its own for the header
+ * @room: bytes available at @buf
+ * @xid: rdma_xid, in wire byte order
+ * @credits: credits requested (call) or granted (reply)
+ * @proc: RPCRDMA_MSG or RPCRDMA_NOMSG
+ * @cl: the chunk lists, segment lengths as stored
+ *
+ * The same bytes as rpcrdma_encode_hdr() for that header, written
+ * straight into @buf: a requester builds one per RPC, in a buffer that
+ * holds nothing else.
+ *
+ * Return: bytes written, or -EMSGSIZE if the header does not fit @room.
+ */
+int rpcrdma_encode_msg_buf(void *buf, size_t room, __be32 xid, u32 credits,
+			   u32 proc, const struct rpcrdma_chunk_lists *cl)
+{
+	__be32 *p = buf;
+	int len;
+
+	if (room < RPCRDMA_FIXED_HDR_SIZE)
+		return -EMSGSIZE;
+	len = rpcrdma_chunk_lists_put(p + 4, room - RPCRDMA_FIXED_HDR_SIZE,
+				      cl);
+	if (len < 0)
+		return len;
+	p[0] = xid;
+	p[1] = cpu_to_be32(RPCRDMA_VERSION);
+	p[2] = cpu_to_be32(credits);
+	p[3] = cpu_to_be32(proc);
+	return RPCRDMA_FIXED_HDR_SIZE + len;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_msg_buf);
+
+/**
  * rpcrdma_encode_error - encode a whole RDMA_ERROR header
  * @xdr: stream to encode into
  * @xid: XID of the message being answered, in wire byte order

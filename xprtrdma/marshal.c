@@ -97,19 +97,15 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
  */
 int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc)
 {
-	struct xdr_stream xdr;
-	struct xdr_buf hbuf;
-	int rc;
+	int len;
 
-	xdr_buf_init(&hbuf, req->hdr_buf, XRDMA_HDR_BUF_SIZE);
-	hbuf.head[0].iov_len = 0;
-	xdr_init_encode(&xdr, &hbuf, NULL, NULL);
-	rc = rpcrdma_encode_fixed(&xdr, req->rqst.rq_xid, credits, proc);
-	if (!rc)
-		rc = rpcrdma_encode_chunk_lists(&xdr, &req->offered);
-	if (!rc)
-		req->hdr_len = xdr_stream_pos(&xdr);
-	return rc;
+	len = rpcrdma_encode_msg_buf(req->hdr_buf, XRDMA_HDR_BUF_SIZE,
+				     req->rqst.rq_xid, credits, proc,
+				     &req->offered);
+	if (len < 0)
+		return len;
+	req->hdr_len = len;
+	return 0;
 }
 
 /* Add @n registered segments to the chunk of @type being built. */

@@ -295,6 +295,8 @@ enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
 int rpcrdma_encode_fixed(struct xdr_stream *xdr, __be32 xid, u32 credits,
 			 u32 proc);
 int rpcrdma_encode_hdr(struct xdr_stream *xdr, const struct rpcrdma_hdr *hdr);
+int rpcrdma_encode_msg_buf(void *buf, size_t room, __be32 xid, u32 credits,
+			   u32 proc, const struct rpcrdma_chunk_lists *cl);
 int rpcrdma_encode_error(struct xdr_stream *xdr, __be32 xid, u32 credits,
 			 u32 err);
 
@@ -342,12 +344,8 @@ bool rpcrdma_has_pos0_chunk(const struct rpcrdma_chunk_lists *cl);
 /* wire/chunk.c: encoding */
 int rpcrdma_encode_segment(struct xdr_stream *xdr,
 			   const struct rpcrdma_segment *seg);
-int rpcrdma_encode_read_list(struct xdr_stream *xdr,
-			     const struct rpcrdma_chunk_lists *cl);
-int rpcrdma_encode_write_list(struct xdr_stream *xdr,
-			      const struct rpcrdma_chunk_lists *cl);
-int rpcrdma_encode_reply_chunk(struct xdr_stream *xdr,
-			       const struct rpcrdma_chunk_lists *cl);
+int rpcrdma_chunk_lists_put(void *buf, size_t room,
+			    const struct rpcrdma_chunk_lists *cl);
 int rpcrdma_encode_chunk_lists(struct xdr_stream *xdr,
 			       const struct rpcrdma_chunk_lists *cl);
 int rpcrdma_encode_write_list_written(struct xdr_stream *xdr,
