@@ -410,10 +410,12 @@ static enum rpcrdma_wire_err rpcrdma_decode_segments(struct xdr_stream *xdr,
 	if (count > xdr_stream_remaining(xdr) / RPCRDMA_SEGMENT_SIZE)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
 
-	for (i = 0; i < count; i++) {
-		p = xdr_inline_decode(xdr, RPCRDMA_SEGMENT_SIZE);
-		if (!p)
-			return RPCRDMA_WIRE_ERR_TRUNCATED;
+	if (!count)
+		return RPCRDMA_WIRE_OK;
+	p = xdr_inline_decode(xdr, count * RPCRDMA_SEGMENT_SIZE);
+	if (!p)
+		return RPCRDMA_WIRE_ERR_TRUNCATED;
+	for (i = 0; i < count; i++, p += RPCRDMA_SEGMENT_SIZE / XDR_UNIT) {
 		rpcrdma_xdr_decode_segment(p, &seg);
 		if (!seg.length && dir == RPCRDMA_DIR_CALL)
 			return RPCRDMA_WIRE_ERR_ZERO_LENGTH;
