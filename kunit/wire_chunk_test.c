@@ -169,23 +169,22 @@ static void list_decoders_case(struct kunit *test)
 	};
 	struct wt_hdr *h = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
 	struct rpcrdma_chunk_lists *cl = &h->hdr.lists;
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
+	struct rpcrdma_cursor c;
 
-	wt_decode_init(test, &xdr, &buf, lists, sizeof(lists));
-	KUNIT_ASSERT_EQ(test, rpcrdma_decode_read_list(&xdr, RPCRDMA_DIR_CALL,
+	wt_cursor_init(test, &c, lists, sizeof(lists));
+	KUNIT_ASSERT_EQ(test, rpcrdma_decode_read_list(&c, RPCRDMA_DIR_CALL,
 						       NULL, cl),
 			RPCRDMA_WIRE_OK);
-	KUNIT_EXPECT_EQ(test, xdr_stream_pos(&xdr), 28U);
-	KUNIT_ASSERT_EQ(test, rpcrdma_decode_write_list(&xdr, RPCRDMA_DIR_CALL,
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&c), 28U);
+	KUNIT_ASSERT_EQ(test, rpcrdma_decode_write_list(&c, RPCRDMA_DIR_CALL,
 							NULL, cl),
 			RPCRDMA_WIRE_OK);
-	KUNIT_EXPECT_EQ(test, xdr_stream_pos(&xdr), 56U);
-	KUNIT_ASSERT_EQ(test, rpcrdma_decode_reply_chunk(&xdr,
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&c), 56U);
+	KUNIT_ASSERT_EQ(test, rpcrdma_decode_reply_chunk(&c,
 							 RPCRDMA_DIR_CALL,
 							 NULL, cl),
 			RPCRDMA_WIRE_OK);
-	KUNIT_EXPECT_EQ(test, xdr_stream_pos(&xdr), 60U);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&c), 60U);
 	expect_seg(test, &cl->write[0].segs[0], 8, 128, 0x100000002ULL);
 	KUNIT_EXPECT_EQ(test, cl->read[0].length, 64U);
 	KUNIT_EXPECT_FALSE(test, cl->has_reply);
@@ -432,6 +431,7 @@ static void build_roundtrip_case(struct kunit *test)
 	struct wt_hdr *b = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
 	struct rpcrdma_chunk_lists *cl = &a->hdr.lists;
 	struct rpcrdma_segment seg;
+	struct rpcrdma_cursor c;
 	struct xdr_stream xdr;
 	struct xdr_buf buf;
 	void *out, *out2;
@@ -469,10 +469,10 @@ static void build_roundtrip_case(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, wt_decode(test, out, len, RPCRDMA_DIR_CALL, NULL,
 					&b->hdr), RPCRDMA_WIRE_ERR_POS_OVERLAP);
 	/* Decoded without the call-only position checks it round-trips. */
-	wt_decode_init(test, &xdr, &buf, out, len);
-	KUNIT_ASSERT_EQ(test, rpcrdma_decode_fixed(&xdr, &b->hdr),
+	wt_cursor_init(test, &c, out, len);
+	KUNIT_ASSERT_EQ(test, rpcrdma_decode_fixed(&c, &b->hdr),
 			RPCRDMA_WIRE_OK);
-	KUNIT_ASSERT_EQ(test, rpcrdma_decode_chunk_lists(&xdr, RPCRDMA_DIR_CALL,
+	KUNIT_ASSERT_EQ(test, rpcrdma_decode_chunk_lists(&c, RPCRDMA_DIR_CALL,
 							 NULL, &b->hdr.lists),
 			RPCRDMA_WIRE_OK);
 	KUNIT_EXPECT_EQ(test, b->hdr.lists.nr_read_chunks, 3U);

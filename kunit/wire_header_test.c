@@ -109,19 +109,18 @@ static void msg_buf_valid_vec_case(struct kunit *test)
 			-EMSGSIZE);
 }
 
-/* After a successful decode the stream points at the RPC message. */
+/* After a successful decode the cursor points at the RPC message. */
 static void decode_leaves_payload_case(struct kunit *test)
 {
 	struct wt_hdr *h = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
-	__be32 *p;
+	struct rpcrdma_cursor c;
+	const __be32 *p;
 
-	wt_decode_init(test, &xdr, &buf, wt_msg_read, sizeof(wt_msg_read));
-	KUNIT_ASSERT_EQ(test, rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_CALL, NULL,
+	wt_cursor_init(test, &c, wt_msg_read, sizeof(wt_msg_read));
+	KUNIT_ASSERT_EQ(test, rpcrdma_decode_hdr(&c, RPCRDMA_DIR_CALL, NULL,
 						 &h->hdr), RPCRDMA_WIRE_OK);
-	KUNIT_EXPECT_EQ(test, xdr_stream_pos(&xdr), 76U);
-	p = xdr_inline_decode(&xdr, 2 * XDR_UNIT);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&c), 76U);
+	p = rpcrdma_cursor_take(&c, 2);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	/* The RPC XID, then CALL (0). */
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(p[0]), WT_XID);
@@ -153,28 +152,26 @@ static void xid_wire_order_case(struct kunit *test)
 static void decode_fixed_case(struct kunit *test)
 {
 	struct wt_hdr *h = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
+	struct rpcrdma_cursor c;
 
-	wt_decode_init(test, &xdr, &buf, wt_msg_plain, 16);
-	KUNIT_ASSERT_EQ(test, rpcrdma_decode_fixed(&xdr, &h->hdr),
+	wt_cursor_init(test, &c, wt_msg_plain, 16);
+	KUNIT_ASSERT_EQ(test, rpcrdma_decode_fixed(&c, &h->hdr),
 			RPCRDMA_WIRE_OK);
 	KUNIT_EXPECT_TRUE(test, h->hdr.fixed_valid);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(h->hdr.xid), WT_XID);
 	KUNIT_EXPECT_EQ(test, h->hdr.vers, 1U);
 	KUNIT_EXPECT_EQ(test, h->hdr.credits, 32U);
 	KUNIT_EXPECT_EQ(test, h->hdr.proc, (u32)RPCRDMA_MSG);
-	KUNIT_EXPECT_EQ(test, xdr_stream_pos(&xdr), 16U);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&c), 16U);
 }
 
 static void decode_fixed_short_case(struct kunit *test)
 {
 	struct wt_hdr *h = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
+	struct rpcrdma_cursor c;
 
-	wt_decode_init(test, &xdr, &buf, wt_msg_plain, 15);
-	KUNIT_EXPECT_EQ(test, rpcrdma_decode_fixed(&xdr, &h->hdr),
+	wt_cursor_init(test, &c, wt_msg_plain, 15);
+	KUNIT_EXPECT_EQ(test, rpcrdma_decode_fixed(&c, &h->hdr),
 			RPCRDMA_WIRE_ERR_TRUNCATED);
 	KUNIT_EXPECT_FALSE(test, h->hdr.fixed_valid);
 }

@@ -568,14 +568,13 @@ static void count_checked_before_loop_case(struct kunit *test)
 		XW(1), XW(4), XW(0), XW(0), XW(2), XW(4), XW(0), XW(0), XW(0), XW(0),
 	};
 	struct wt_hdr *h = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
+	struct rpcrdma_cursor c;
 
-	wt_decode_init(test, &xdr, &buf, words, sizeof(words));
-	KUNIT_EXPECT_EQ(test, rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_CALL, NULL,
+	wt_cursor_init(test, &c, words, sizeof(words));
+	KUNIT_EXPECT_EQ(test, rpcrdma_decode_hdr(&c, RPCRDMA_DIR_CALL, NULL,
 						 &h->hdr),
 			RPCRDMA_WIRE_ERR_TRUNCATED);
-	KUNIT_EXPECT_EQ(test, xdr_stream_pos(&xdr), 28U);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&c), 28U);
 	KUNIT_EXPECT_EQ(test, h->hdr.lists.used_segs, 0U);
 	KUNIT_EXPECT_EQ(test, h->hdr.lists.write[0].nsegs, 0U);
 }
@@ -589,8 +588,7 @@ static void read_list_stops_at_limit_case(struct kunit *test)
 	const struct rpcrdma_wire_limits lim = { 8, 8, 8, 8 };
 	const unsigned int entries = 200;
 	struct wt_hdr *h = wt_hdr_alloc(test, WT_MAX_CHUNKS, WT_MAX_SEGS);
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
+	struct rpcrdma_cursor c;
 	__be32 *words, *p;
 	size_t len;
 	unsigned int i;
@@ -611,11 +609,11 @@ static void read_list_stops_at_limit_case(struct kunit *test)
 		*p++ = xdr_zero;
 		*p++ = XW(i * 4);
 	}
-	wt_decode_init(test, &xdr, &buf, words, len);
-	KUNIT_EXPECT_EQ(test, rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_CALL, &lim,
+	wt_cursor_init(test, &c, words, len);
+	KUNIT_EXPECT_EQ(test, rpcrdma_decode_hdr(&c, RPCRDMA_DIR_CALL, &lim,
 						 &h->hdr),
 			RPCRDMA_WIRE_ERR_TOO_MANY_SEGS);
-	KUNIT_EXPECT_EQ(test, xdr_stream_pos(&xdr), 16U + 8 * 24 + 4);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&c), 16U + 8 * 24 + 4);
 	KUNIT_EXPECT_EQ(test, h->hdr.lists.nr_read_segs, 8U);
 	KUNIT_EXPECT_EQ(test, h->hdr.lists.read[0].length, 32U);
 }

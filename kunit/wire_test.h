@@ -58,20 +58,16 @@ static inline struct wt_hdr *wt_hdr_alloc(struct kunit *test,
  * buffer of exactly @len bytes so that KASAN reports any read past the
  * received bytes.
  */
-static inline void *wt_decode_init(struct kunit *test, struct xdr_stream *xdr,
-				   struct xdr_buf *buf, const void *bytes,
-				   size_t len)
+static inline void *wt_cursor_init(struct kunit *test,
+				   struct rpcrdma_cursor *c,
+				   const void *bytes, size_t len)
 {
 	void *data = kunit_kmalloc(test, len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, data);
 	if (len)
 		memcpy(data, bytes, len);
-	memset(buf, 0, sizeof(*buf));
-	xdr_buf_init(buf, data, len);
-	buf->len = len;
-	memset(xdr, 0, sizeof(*xdr));
-	xdr_init_decode(xdr, buf, data, NULL);
+	rpcrdma_cursor_init(c, data, len);
 	return data;
 }
 
@@ -92,21 +88,20 @@ static inline void *wt_encode_init(struct kunit *test, struct xdr_stream *xdr,
 }
 
 /*
- * Decode @len bytes of @words as a whole header.  The stream position
- * after decoding is checked never to pass the received length.
+ * Decode @len bytes of @words as a whole header.  The cursor is checked
+ * never to pass the received length.
  */
 static inline enum rpcrdma_wire_err
 wt_decode(struct kunit *test, const void *words, size_t len,
 	  enum rpcrdma_msg_dir dir, const struct rpcrdma_wire_limits *limits,
 	  struct rpcrdma_hdr *hdr)
 {
+	struct rpcrdma_cursor c;
 	enum rpcrdma_wire_err err;
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
 
-	wt_decode_init(test, &xdr, &buf, words, len);
-	err = rpcrdma_decode_hdr(&xdr, dir, limits, hdr);
-	KUNIT_EXPECT_LE(test, xdr_stream_pos(&xdr), (unsigned int)len);
+	wt_cursor_init(test, &c, words, len);
+	err = rpcrdma_decode_hdr(&c, dir, limits, hdr);
+	KUNIT_EXPECT_LE(test, rpcrdma_cursor_pos(&c), (unsigned int)len);
 	return err;
 }
 

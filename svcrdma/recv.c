@@ -338,16 +338,13 @@ void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 
 static enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc)
 {
-	struct xdr_stream xdr;
-	struct xdr_buf buf;
+	struct rpcrdma_cursor cursor;
 
 	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
 			 rc->segs, ARRAY_SIZE(rc->segs));
 	rc->nr_payloads = 0;
-	xdr_buf_init(&buf, rc->rb.buf, rc->byte_len);
-	buf.len = rc->byte_len;
-	xdr_init_decode(&xdr, &buf, rc->rb.buf, NULL);
-	return rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_CALL, &srdma_call_limits,
+	rpcrdma_cursor_init(&cursor, rc->rb.buf, rc->byte_len);
+	return rpcrdma_decode_hdr(&cursor, RPCRDMA_DIR_CALL, &srdma_call_limits,
 				  &rc->hdr);
 }
 

@@ -273,12 +273,12 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_has_pos0_chunk);
  * Decoding
  */
 
-static enum rpcrdma_wire_err rpcrdma_decode_discrim(struct xdr_stream *xdr,
+static enum rpcrdma_wire_err rpcrdma_decode_discrim(struct rpcrdma_cursor *c,
 						    bool *present)
 {
-	__be32 *p;
+	const __be32 *p;
 
-	p = xdr_inline_decode(xdr, XDR_UNIT);
+	p = rpcrdma_cursor_take(c, 1);
 	if (!p)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
 	if (*p == xdr_zero)
@@ -299,7 +299,7 @@ static void rpcrdma_xdr_decode_segment(const __be32 *p,
 	seg->offset |= be32_to_cpup(p);
 }
 
-static enum rpcrdma_wire_err rpcrdma_decode_read_entry(struct xdr_stream *xdr,
+static enum rpcrdma_wire_err rpcrdma_decode_read_entry(struct rpcrdma_cursor *c,
 						       const struct rpcrdma_wire_limits *limits,
 						       struct rpcrdma_chunk_lists *cl)
 {
@@ -307,11 +307,11 @@ static enum rpcrdma_wire_err rpcrdma_decode_read_entry(struct xdr_stream *xdr,
 	struct rpcrdma_segment seg;
 	bool new_chunk;
 	u32 position;
-	__be32 *p;
+	const __be32 *p;
 
 	if (limits && cl->nr_read_segs >= limits->max_read_segs)
 		return RPCRDMA_WIRE_ERR_TOO_MANY_SEGS;
-	p = xdr_inline_decode(xdr, XDR_UNIT + RPCRDMA_SEGMENT_SIZE);
+	p = rpcrdma_cursor_take(c, 1 + RPCRDMA_SEGMENT_WORDS);	/* position */
 	if (!p)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
 	position = be32_to_cpup(p);
@@ -348,7 +348,7 @@ static enum rpcrdma_wire_err rpcrdma_decode_read_entry(struct xdr_stream *xdr,
 
 /**
  * rpcrdma_decode_read_list - decode and check the Read list
- * @xdr: stream positioned at the Read list
+ * @c: cursor at the Read list
  * @dir: message direction; a reply must have an empty Read list
  * @limits: work bounds (max_read_segs, max_read_chunks, max_chunk_segs),
  *	or NULL
@@ -361,7 +361,8 @@ static enum rpcrdma_wire_err rpcrdma_decode_read_entry(struct xdr_stream *xdr,
  * Return: RPCRDMA_WIRE_OK or the rule broken.
  */
 enum rpcrdma_wire_err
-rpcrdma_decode_read_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_read_list(struct rpcrdma_cursor *c,
+			 enum rpcrdma_msg_dir dir,
 			 const struct rpcrdma_wire_limits *limits,
 			 struct rpcrdma_chunk_lists *cl)
 {
@@ -369,12 +370,12 @@ rpcrdma_decode_read_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 	bool present;
 
 	for (;;) {
-		err = rpcrdma_decode_discrim(xdr, &present);
+		err = rpcrdma_decode_discrim(c, &present);
 		if (err || !present)
 			return err;
 		if (dir == RPCRDMA_DIR_REPLY)
 			return RPCRDMA_WIRE_ERR_READ_IN_REPLY;
-		err = rpcrdma_decode_read_entry(xdr, limits, cl);
+		err = rpcrdma_decode_read_entry(c, limits, cl);
 		if (err)
 			return err;
 	}
@@ -387,7 +388,7 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_read_list);
  * against the limits, the storage and the received bytes before any
  * segment is read.
  */
-static enum rpcrdma_wire_err rpcrdma_decode_segments(struct xdr_stream *xdr,
+static enum rpcrdma_wire_err rpcrdma_decode_segments(struct rpcrdma_cursor *c,
 						     enum rpcrdma_msg_dir dir,
 						     const struct rpcrdma_wire_limits *limits,
 						     struct rpcrdma_chunk_lists *cl,
@@ -396,10 +397,10 @@ static enum rpcrdma_wire_err rpcrdma_decode_segments(struct xdr_stream *xdr,
 {
 	struct rpcrdma_segment seg;
 	enum rpcrdma_wire_err err;
+	const __be32 *p;
 	u32 count, i;
-	__be32 *p;
 
-	p = xdr_inline_decode(xdr, XDR_UNIT);
+	p = rpcrdma_cursor_take(c, 1);
 	if (!p)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
 	count = be32_to_cpup(p);
@@ -407,15 +408,15 @@ static enum rpcrdma_wire_err rpcrdma_decode_segments(struct xdr_stream *xdr,
 		return RPCRDMA_WIRE_ERR_TOO_MANY_SEGS;
 	if (count > cl->max_segs - cl->used_segs)
 		return RPCRDMA_WIRE_ERR_NO_STORAGE;
-	if (count > xdr_stream_remaining(xdr) / RPCRDMA_SEGMENT_SIZE)
+	if (count > rpcrdma_cursor_words_left(c) / RPCRDMA_SEGMENT_WORDS)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
 
 	if (!count)
 		return RPCRDMA_WIRE_OK;
-	p = xdr_inline_decode(xdr, count * RPCRDMA_SEGMENT_SIZE);
+	p = rpcrdma_cursor_take(c, count * RPCRDMA_SEGMENT_WORDS);
 	if (!p)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
-	for (i = 0; i < count; i++, p += RPCRDMA_SEGMENT_SIZE / XDR_UNIT) {
+	for (i = 0; i < count; i++, p += RPCRDMA_SEGMENT_WORDS) {
 		rpcrdma_xdr_decode_segment(p, &seg);
 		if (!seg.length && dir == RPCRDMA_DIR_CALL)
 			return RPCRDMA_WIRE_ERR_ZERO_LENGTH;
@@ -429,7 +430,7 @@ static enum rpcrdma_wire_err rpcrdma_decode_segments(struct xdr_stream *xdr,
 
 /**
  * rpcrdma_decode_write_list - decode and check the Write list
- * @xdr: stream positioned at the Write list
+ * @c: cursor at the Write list
  * @dir: message direction; in a call every segment must be non-empty,
  *	in a reply empty segments mean "unused"
  * @limits: work bounds (max_write_chunks, max_chunk_segs), or NULL
@@ -440,7 +441,8 @@ static enum rpcrdma_wire_err rpcrdma_decode_segments(struct xdr_stream *xdr,
  * Return: RPCRDMA_WIRE_OK or the rule broken.
  */
 enum rpcrdma_wire_err
-rpcrdma_decode_write_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_write_list(struct rpcrdma_cursor *c,
+			  enum rpcrdma_msg_dir dir,
 			  const struct rpcrdma_wire_limits *limits,
 			  struct rpcrdma_chunk_lists *cl)
 {
@@ -449,7 +451,7 @@ rpcrdma_decode_write_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 	bool present;
 
 	for (;;) {
-		err = rpcrdma_decode_discrim(xdr, &present);
+		err = rpcrdma_decode_discrim(c, &present);
 		if (err || !present)
 			return err;
 		if (limits && cl->nr_write_chunks >= limits->max_write_chunks)
@@ -457,7 +459,7 @@ rpcrdma_decode_write_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 		if (!rpcrdma_chunk_slot_free(cl))
 			return RPCRDMA_WIRE_ERR_NO_STORAGE;
 		chunk = rpcrdma_new_write_chunk(cl);
-		err = rpcrdma_decode_segments(xdr, dir, limits, cl, chunk,
+		err = rpcrdma_decode_segments(c, dir, limits, cl, chunk,
 					      &cl->nr_write_segs);
 		if (err)
 			return err;
@@ -467,7 +469,7 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_write_list);
 
 /**
  * rpcrdma_decode_reply_chunk - decode and check the optional Reply chunk
- * @xdr: stream positioned at the Reply chunk discriminator
+ * @c: cursor at the Reply chunk discriminator
  * @dir: message direction; in a call every segment must be non-empty
  * @limits: work bounds (max_chunk_segs), or NULL
  * @cl: lists to fill; the Read and Write lists are already decoded
@@ -475,7 +477,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_write_list);
  * Return: RPCRDMA_WIRE_OK or the rule broken.
  */
 enum rpcrdma_wire_err
-rpcrdma_decode_reply_chunk(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_reply_chunk(struct rpcrdma_cursor *c,
+			   enum rpcrdma_msg_dir dir,
 			   const struct rpcrdma_wire_limits *limits,
 			   struct rpcrdma_chunk_lists *cl)
 {
@@ -483,11 +486,11 @@ rpcrdma_decode_reply_chunk(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
 	unsigned int nr_segs = 0;
 	bool present;
 
-	err = rpcrdma_decode_discrim(xdr, &present);
+	err = rpcrdma_decode_discrim(c, &present);
 	if (err || !present)
 		return err;
 	rpcrdma_add_reply_chunk(cl);
-	return rpcrdma_decode_segments(xdr, dir, limits, cl, &cl->reply,
+	return rpcrdma_decode_segments(c, dir, limits, cl, &cl->reply,
 				       &nr_segs);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_reply_chunk);
@@ -495,7 +498,7 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_reply_chunk);
 /**
  * rpcrdma_decode_chunk_lists - decode the Read list, Write list and Reply
  *	chunk of an RDMA_MSG or RDMA_NOMSG header
- * @xdr: stream positioned after the fixed header words
+ * @c: cursor after the fixed header words
  * @dir: message direction
  * @limits: work bounds, or NULL
  * @cl: lists to fill (emptied first)
@@ -507,20 +510,21 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_reply_chunk);
  * Return: RPCRDMA_WIRE_OK or the first rule broken.
  */
 enum rpcrdma_wire_err
-rpcrdma_decode_chunk_lists(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_chunk_lists(struct rpcrdma_cursor *c,
+			   enum rpcrdma_msg_dir dir,
 			   const struct rpcrdma_wire_limits *limits,
 			   struct rpcrdma_chunk_lists *cl)
 {
 	enum rpcrdma_wire_err err;
 
 	rpcrdma_chunk_lists_reset(cl);
-	err = rpcrdma_decode_read_list(xdr, dir, limits, cl);
+	err = rpcrdma_decode_read_list(c, dir, limits, cl);
 	if (err)
 		return err;
-	err = rpcrdma_decode_write_list(xdr, dir, limits, cl);
+	err = rpcrdma_decode_write_list(c, dir, limits, cl);
 	if (err)
 		return err;
-	return rpcrdma_decode_reply_chunk(xdr, dir, limits, cl);
+	return rpcrdma_decode_reply_chunk(c, dir, limits, cl);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists);
 

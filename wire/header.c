@@ -109,7 +109,7 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_hdr_init);
 
 /**
  * rpcrdma_decode_fixed - decode the four fixed header words
- * @xdr: stream positioned at the start of a transport header
+ * @c: cursor at the start of a transport header
  * @hdr: receives xid, vers, credits and proc; fixed_valid is set on
  *	success
  *
@@ -119,12 +119,12 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_hdr_init);
  * Return: RPCRDMA_WIRE_OK, or RPCRDMA_WIRE_ERR_TRUNCATED if fewer than 16
  * bytes were received.
  */
-enum rpcrdma_wire_err rpcrdma_decode_fixed(struct xdr_stream *xdr,
+enum rpcrdma_wire_err rpcrdma_decode_fixed(struct rpcrdma_cursor *c,
 					   struct rpcrdma_hdr *hdr)
 {
-	__be32 *p;
+	const __be32 *p;
 
-	p = xdr_inline_decode(xdr, RPCRDMA_FIXED_HDR_SIZE);
+	p = rpcrdma_cursor_take(c, RPCRDMA_FIXED_HDR_SIZE / XDR_UNIT);
 	if (!p)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
 	hdr->xid = p[0];
@@ -137,17 +137,17 @@ enum rpcrdma_wire_err rpcrdma_decode_fixed(struct xdr_stream *xdr,
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_fixed);
 
 static enum rpcrdma_wire_err
-rpcrdma_decode_error_body(struct xdr_stream *xdr, struct rpcrdma_hdr *hdr)
+rpcrdma_decode_error_body(struct rpcrdma_cursor *c, struct rpcrdma_hdr *hdr)
 {
-	__be32 *p;
+	const __be32 *p;
 
-	p = xdr_inline_decode(xdr, XDR_UNIT);
+	p = rpcrdma_cursor_take(c, 1);
 	if (!p)
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
 	hdr->err = be32_to_cpup(p);
 	switch (hdr->err) {
 	case RPCRDMA_ERR_VERS:
-		p = xdr_inline_decode(xdr, 2 * XDR_UNIT);
+		p = rpcrdma_cursor_take(c, 2);
 		if (!p)
 			return RPCRDMA_WIRE_ERR_TRUNCATED;
 		hdr->vers_low = be32_to_cpu(p[0]);
@@ -158,6 +158,14 @@ rpcrdma_decode_error_body(struct xdr_stream *xdr, struct rpcrdma_hdr *hdr)
 	default:
 		return RPCRDMA_WIRE_ERR_BAD_ERRCODE;
 	}
+}
+
+/* Header and inline payload lengths, once @c is past the header. */
+static void rpcrdma_decode_set_lens(const struct rpcrdma_cursor *c,
+				    struct rpcrdma_hdr *hdr)
+{
+	hdr->hdr_len = rpcrdma_cursor_pos(c);
+	hdr->inline_len = c->len - hdr->hdr_len;
 }
 
 /*
@@ -173,20 +181,17 @@ static bool rpcrdma_nomsg_has_chunk(const struct rpcrdma_chunk_lists *cl,
 	return cl->has_reply && cl->reply.length;
 }
 
-static enum rpcrdma_wire_err rpcrdma_decode_msg_body(struct xdr_stream *xdr,
+static enum rpcrdma_wire_err rpcrdma_decode_msg_body(struct rpcrdma_cursor *c,
 						     enum rpcrdma_msg_dir dir,
 						     const struct rpcrdma_wire_limits *limits,
-						     struct rpcrdma_hdr *hdr,
-						     unsigned int start)
+						     struct rpcrdma_hdr *hdr)
 {
 	enum rpcrdma_wire_err err;
 
-	err = rpcrdma_decode_chunk_lists(xdr, dir, limits, &hdr->lists);
+	err = rpcrdma_decode_chunk_lists(c, dir, limits, &hdr->lists);
 	if (err)
 		return err;
-
-	hdr->hdr_len = xdr_stream_pos(xdr) - start;
-	hdr->inline_len = xdr->buf->len - xdr_stream_pos(xdr);
+	rpcrdma_decode_set_lens(c, hdr);
 
 	if (hdr->proc == RPCRDMA_NOMSG &&
 	    !rpcrdma_nomsg_has_chunk(&hdr->lists, dir))
@@ -199,7 +204,8 @@ static enum rpcrdma_wire_err rpcrdma_decode_msg_body(struct xdr_stream *xdr,
 
 /**
  * rpcrdma_decode_hdr - decode and validate a whole transport header
- * @xdr: stream over the received bytes, positioned at the header
+ * @c: cursor over the received bytes, at their start (see
+ *	rpcrdma_cursor_init()); the header is read where it was received
  * @dir: whether the header introduces an RPC Call or an RPC Reply
  * @limits: per-message work bounds, or NULL for storage bounds only
  * @hdr: result; hdr->lists must have storage (see rpcrdma_hdr_init())
@@ -208,17 +214,17 @@ static enum rpcrdma_wire_err rpcrdma_decode_msg_body(struct xdr_stream *xdr,
  * is set whatever the outcome.  The version is checked before the
  * message type.  RDMA_MSGP and RDMA_DONE are reported as unsupported
  * without reading further.  For RDMA_MSG and RDMA_NOMSG the three chunk
- * lists are decoded and validated; on success @xdr is left at the first
- * byte of the inline Payload stream, whose length is hdr->inline_len.
+ * lists are decoded and validated; on success @c is left at the first
+ * byte of the inline Payload stream, which is hdr->hdr_len bytes from
+ * the start and hdr->inline_len bytes long.
  *
  * Return: RPCRDMA_WIRE_OK or the first rule the header breaks.
  */
-enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
+enum rpcrdma_wire_err rpcrdma_decode_hdr(struct rpcrdma_cursor *c,
 					 enum rpcrdma_msg_dir dir,
 					 const struct rpcrdma_wire_limits *limits,
 					 struct rpcrdma_hdr *hdr)
 {
-	unsigned int start = xdr_stream_pos(xdr);
 	enum rpcrdma_wire_err err;
 
 	hdr->fixed_valid = false;
@@ -229,7 +235,7 @@ enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
 	hdr->inline_len = 0;
 	rpcrdma_chunk_lists_reset(&hdr->lists);
 
-	err = rpcrdma_decode_fixed(xdr, hdr);
+	err = rpcrdma_decode_fixed(c, hdr);
 	if (err)
 		return err;
 	if (hdr->vers != RPCRDMA_VERSION)
@@ -238,13 +244,12 @@ enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
 	switch (hdr->proc) {
 	case RPCRDMA_MSG:
 	case RPCRDMA_NOMSG:
-		return rpcrdma_decode_msg_body(xdr, dir, limits, hdr, start);
+		return rpcrdma_decode_msg_body(c, dir, limits, hdr);
 	case RPCRDMA_ERROR:
-		err = rpcrdma_decode_error_body(xdr, hdr);
+		err = rpcrdma_decode_error_body(c, hdr);
 		if (err)
 			return err;
-		hdr->hdr_len = xdr_stream_pos(xdr) - start;
-		hdr->inline_len = xdr->buf->len - xdr_stream_pos(xdr);
+		rpcrdma_decode_set_lens(c, hdr);
 		return RPCRDMA_WIRE_OK;
 	case RPCRDMA_MSGP:
 	case RPCRDMA_DONE:

@@ -229,22 +229,19 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	struct rpc_xprt *xprt = &rx->xprt;
 	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS];
 	struct rpcrdma_segment segs[XRDMA_MAX_MRS];
+	struct rpcrdma_cursor cursor;
 	enum rpcrdma_wire_err werr;
 	struct rpcrdma_hdr hdr;
-	struct xdr_stream xdr;
 	struct xrdma_req *req;
 	struct rpc_rqst *rqst;
-	struct xdr_buf buf;
 	const u8 *payload;
 	int status;
 
 	rpcrdma_hdr_init(&hdr, chunks, ARRAY_SIZE(chunks), segs,
 			 ARRAY_SIZE(segs));
-	xdr_buf_init(&buf, rep->rb.buf, len);
-	buf.len = len;
-	xdr_init_decode(&xdr, &buf, rep->rb.buf, NULL);
-	werr = rpcrdma_decode_hdr(&xdr, RPCRDMA_DIR_REPLY, &xrdma_reply_limits,
-				  &hdr);
+	rpcrdma_cursor_init(&cursor, rep->rb.buf, len);
+	werr = rpcrdma_decode_hdr(&cursor, RPCRDMA_DIR_REPLY,
+				  &xrdma_reply_limits, &hdr);
 	if (!hdr.fixed_valid || werr == RPCRDMA_WIRE_ERR_VERSION) {
 		/* Without a usable fixed header there is nothing to match. */
 		if (!hdr.fixed_valid)

@@ -6,10 +6,12 @@
  * Transport header layout: RFC 8166 (same XDR as RFC 5666 section 4.3).
  * Connection private data: RFC 8797.
  *
- * Decoders read through a struct xdr_stream (every read is bounds
- * checked by xdr_inline_decode()), never allocate, and store chunk
- * lists in arrays that the caller provides.  Encoders write through
- * xdr_reserve_space().  See Documentation/protocol.rst.
+ * Decoders read a received header in place through a struct
+ * rpcrdma_cursor (every read is bounds checked against the received
+ * bytes), never allocate, and store chunk lists in arrays that the
+ * caller provides.  Encoders write through xdr_reserve_space(), or
+ * straight into a header buffer of its own (rpcrdma_encode_msg_buf()).
+ * See Documentation/protocol.rst.
  */
 #ifndef _RPCRDMA_WIRE_H
 #define _RPCRDMA_WIRE_H
@@ -60,6 +62,7 @@ enum rpcrdma_err_code {
 #define RPCRDMA_ERR_VERS_HDR_SIZE	(7 * XDR_UNIT)
 #define RPCRDMA_ERR_CHUNK_HDR_SIZE	(5 * XDR_UNIT)
 #define RPCRDMA_SEGMENT_SIZE		(4 * XDR_UNIT)
+#define RPCRDMA_SEGMENT_WORDS		(RPCRDMA_SEGMENT_SIZE / XDR_UNIT)
 #define RPCRDMA_READ_ENTRY_SIZE		(2 * XDR_UNIT + RPCRDMA_SEGMENT_SIZE)
 #define RPCRDMA_CHUNK_HEAD_SIZE		(2 * XDR_UNIT)	/* present + count */
 
@@ -236,6 +239,76 @@ struct rpcrdma_wire_limits {
 };
 
 /**
+ * struct rpcrdma_cursor - where a decoder is in a received header
+ * @start: the first received word
+ * @p: the next word to decode
+ * @end: the word after the last whole received word
+ * @len: bytes received (a partial last word is payload, never header)
+ */
+struct rpcrdma_cursor {
+	const __be32 *start;
+	const __be32 *p;
+	const __be32 *end;
+	size_t len;
+};
+
+/**
+ * rpcrdma_cursor_init - start decoding received bytes
+ * @c: cursor to set up
+ * @buf: the received bytes, 4-byte aligned
+ * @len: how many were received
+ */
+static inline void rpcrdma_cursor_init(struct rpcrdma_cursor *c,
+				       const void *buf, size_t len)
+{
+	c->start = buf;
+	c->p = buf;
+	c->end = c->start + len / XDR_UNIT;
+	c->len = len;
+}
+
+/**
+ * rpcrdma_cursor_take - consume @nwords words
+ * @c: the cursor
+ * @nwords: words wanted
+ *
+ * Return: the first of them, or NULL (and nothing consumed) if fewer
+ * than @nwords whole words remain.
+ */
+static inline const __be32 *rpcrdma_cursor_take(struct rpcrdma_cursor *c,
+						size_t nwords)
+{
+	const __be32 *p = c->p;
+
+	if (nwords > (size_t)(c->end - p))
+		return NULL;
+	c->p = p + nwords;
+	return p;
+}
+
+/**
+ * rpcrdma_cursor_pos - bytes consumed so far
+ * @c: the cursor
+ *
+ * Return: offset of the next word from the start.
+ */
+static inline unsigned int rpcrdma_cursor_pos(const struct rpcrdma_cursor *c)
+{
+	return (c->p - c->start) * XDR_UNIT;
+}
+
+/**
+ * rpcrdma_cursor_words_left - whole words not yet consumed
+ * @c: the cursor
+ *
+ * Return: the count.
+ */
+static inline size_t rpcrdma_cursor_words_left(const struct rpcrdma_cursor *c)
+{
+	return c->end - c->p;
+}
+
+/**
  * struct rpcrdma_hdr - a decoded (or to be encoded) transport header
  * @xid: rdma_xid, in wire byte order like the RPC XID
  * @vers: rdma_vers
@@ -286,9 +359,9 @@ u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err);
 void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
 		      struct rpcrdma_chunk *chunks, unsigned int max_chunks,
 		      struct rpcrdma_segment *segs, unsigned int max_segs);
-enum rpcrdma_wire_err rpcrdma_decode_fixed(struct xdr_stream *xdr,
+enum rpcrdma_wire_err rpcrdma_decode_fixed(struct rpcrdma_cursor *c,
 					   struct rpcrdma_hdr *hdr);
-enum rpcrdma_wire_err rpcrdma_decode_hdr(struct xdr_stream *xdr,
+enum rpcrdma_wire_err rpcrdma_decode_hdr(struct rpcrdma_cursor *c,
 					 enum rpcrdma_msg_dir dir,
 					 const struct rpcrdma_wire_limits *limits,
 					 struct rpcrdma_hdr *hdr);
@@ -318,19 +391,23 @@ int rpcrdma_add_reply_segment(struct rpcrdma_chunk_lists *cl,
 
 /* wire/chunk.c: decoding and validation */
 enum rpcrdma_wire_err
-rpcrdma_decode_read_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_read_list(struct rpcrdma_cursor *c,
+			 enum rpcrdma_msg_dir dir,
 			 const struct rpcrdma_wire_limits *limits,
 			 struct rpcrdma_chunk_lists *cl);
 enum rpcrdma_wire_err
-rpcrdma_decode_write_list(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_write_list(struct rpcrdma_cursor *c,
+			  enum rpcrdma_msg_dir dir,
 			  const struct rpcrdma_wire_limits *limits,
 			  struct rpcrdma_chunk_lists *cl);
 enum rpcrdma_wire_err
-rpcrdma_decode_reply_chunk(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_reply_chunk(struct rpcrdma_cursor *c,
+			   enum rpcrdma_msg_dir dir,
 			   const struct rpcrdma_wire_limits *limits,
 			   struct rpcrdma_chunk_lists *cl);
 enum rpcrdma_wire_err
-rpcrdma_decode_chunk_lists(struct xdr_stream *xdr, enum rpcrdma_msg_dir dir,
+rpcrdma_decode_chunk_lists(struct rpcrdma_cursor *c,
+			   enum rpcrdma_msg_dir dir,
 			   const struct rpcrdma_wire_limits *limits,
 			   struct rpcrdma_chunk_lists *cl);
 enum rpcrdma_wire_err
