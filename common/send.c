@@ -5,6 +5,9 @@
  * is (head, pages, tail).  When the device takes fewer SGEs than that
  * needs, the message is copied after the header instead ("pull-up").
  *
+ * How many page runs a byte range of an xdr_buf touches, for whoever
+ * registers or maps it in pieces.
+ *
  * Then the FIFO of posted Sends: which ones ask for a completion, and
  * which ones a completion retires.
  */
@@ -27,6 +30,60 @@ struct page *rpcrdma_kaddr_page(const void *p)
 		return vmalloc_to_page(p);
 	return virt_to_page(p);
 }
+
+/* Runs of at most @per pages over @len bytes from @first_off in a page. */
+static unsigned int rpcrdma_count_run(unsigned int first_off,
+				      unsigned int len, unsigned int per)
+{
+	if (!len)
+		return 0;
+	return DIV_ROUND_UP(DIV_ROUND_UP(first_off + len, PAGE_SIZE), per);
+}
+
+/**
+ * rpcrdma_xdr_count_runs - page runs that a byte range of an xdr_buf touches
+ * @xdr: the buffer
+ * @offset: first byte of the range
+ * @len: bytes in the range, within @xdr
+ * @per: most pages one run covers (1 counts the pages)
+ *
+ * Head, pages and tail are counted apart: no run spans two of them.  The
+ * client counts with it the MRs that register a chunk (@per is an MR's
+ * depth), the server the scatterlist entries of an RDMA Read or Write.
+ *
+ * Return: the number of runs.
+ */
+unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
+				    unsigned int offset, unsigned int len,
+				    unsigned int per)
+{
+	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	unsigned int n = 0, take;
+
+	if (offset < head->iov_len) {
+		take = min(len, (unsigned int)head->iov_len - offset);
+		n += rpcrdma_count_run(offset_in_page(head->iov_base + offset),
+				       take, per);
+		len -= take;
+		offset = 0;
+	} else {
+		offset -= head->iov_len;
+	}
+	if (len && offset < xdr->page_len) {
+		take = min(len, xdr->page_len - offset);
+		n += rpcrdma_count_run(offset_in_page(xdr->page_base + offset),
+				       take, per);
+		len -= take;
+		offset = 0;
+	} else if (len) {
+		offset -= xdr->page_len;
+	}
+	if (len)
+		n += rpcrdma_count_run(offset_in_page(tail->iov_base + offset),
+				       len, per);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_xdr_count_runs);
 
 /**
  * rpcrdma_send_sges_init - prepare an empty SGE list

@@ -8,10 +8,6 @@
  * and the rest are freed.  No device is needed: these run on a bare
  * struct srdma_xprt.  kmemleak, in the test kernel, catches a table or
  * a context left behind.
- *
- * Also the count of scatterlist entries a byte range of an xdr_buf
- * needs, which sizes each context: one per page touched in the head,
- * the pages and the tail.
  */
 #include <kunit/test.h>
 #include <linux/scatterlist.h>
@@ -143,76 +139,10 @@ static void rw_cache_bound_case(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&sx->rw_free));
 }
 
-/**
- * struct rwp_vec - a byte range of an xdr_buf and the pieces it needs
- * @name: what it looks like
- * @head_off: offset of the head in its page
- * @head: bytes in the head
- * @page_base: offset of the data in the first page
- * @page_len: bytes in the pages
- * @tail_off: offset of the tail in its page
- * @tail: bytes in the tail
- * @offset: first byte of the range
- * @len: bytes in the range
- * @pieces: expected count
- */
-struct rwp_vec {
-	const char *name;
-	unsigned int head_off, head, page_base, page_len, tail_off, tail;
-	unsigned int offset, len, pieces;
-};
-
-static const struct rwp_vec rwp_vecs[] = {
-	{ "empty range", 0, 100, 0, 8192, 0, 4, 50, 0, 0 },
-	{ "head, two pages, tail", 0, 100, 0, 8192, 0, 4, 0, 8296, 4 },
-	{ "the pages alone", 0, 100, 0, 8192, 0, 4, 100, 8192, 2 },
-	{ "pages from offset 100 touch three", 0, 100, 100, 8192, 0, 4, 100,
-	  8192, 3 },
-	{ "a head across a page boundary", 4000, 200, 0, 0, 0, 0, 0, 200, 2 },
-	{ "inside the pages, across a boundary", 0, 100, 0, 8192, 0, 4, 4000,
-	  200, 2 },
-	{ "the tail alone, at the end of its page", 0, 100, 0, 4096, 4090, 6,
-	  4196, 6, 1 },
-	{ "a tail across a page boundary", 0, 0, 0, 0, 4094, 4, 0, 4, 2 },
-	{ "end of the head into the pages", 0, 100, 0, 4096, 0, 0, 96, 8, 2 },
-};
-
-static void rwp_desc(const struct rwp_vec *v, char *desc)
-{
-	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(rwp, rwp_vecs, rwp_desc);
-
-static void count_pieces_case(struct kunit *test)
-{
-	const struct rwp_vec *v = test->param_value;
-	struct page *pages[3] = { };
-	struct xdr_buf xdr = { };
-	u8 *head, *tail;
-
-	/* Power-of-two kmalloc sizes are naturally aligned: page offsets. */
-	head = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
-	tail = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, head);
-	KUNIT_ASSERT_NOT_NULL(test, tail);
-	xdr.head[0].iov_base = head + v->head_off;
-	xdr.head[0].iov_len = v->head;
-	xdr.pages = pages;
-	xdr.page_base = v->page_base;
-	xdr.page_len = v->page_len;
-	xdr.tail[0].iov_base = tail + v->tail_off;
-	xdr.tail[0].iov_len = v->tail;
-	xdr.len = v->head + v->page_len + v->tail;
-	KUNIT_EXPECT_EQ(test, srdma_count_pieces(&xdr, v->offset, v->len),
-			v->pieces);
-}
-
 static struct kunit_case rpcrdma_server_rw_cache_cases[] = {
 	KUNIT_CASE_PARAM(rw_get_case, rwc_gen_params),
 	KUNIT_CASE(rw_table_then_inline_case),
 	KUNIT_CASE(rw_cache_bound_case),
-	KUNIT_CASE_PARAM(count_pieces_case, rwp_gen_params),
 	{}
 };
 

@@ -54,48 +54,6 @@ static bool srdma_next_piece(struct srdma_piece_iter *it, struct page **page,
 	return true;
 }
 
-/* Pages that @len bytes from @off into a page-aligned run touch. */
-static unsigned int srdma_run_pieces(unsigned long off, unsigned int len)
-{
-	return len ? DIV_ROUND_UP(offset_in_page(off) + len, PAGE_SIZE) : 0;
-}
-
-/**
- * srdma_count_pieces - scatterlist entries a byte range of an xdr_buf needs
- * @xdr: the buffer
- * @offset: first byte of the range
- * @len: bytes in the range
- *
- * The pieces srdma_next_piece() walks, counted without walking: one for
- * each page that the range's part in the head, in the pages and in the
- * tail touches.
- *
- * Return: the number of pieces.
- */
-VISIBLE_IF_KUNIT unsigned int srdma_count_pieces(const struct xdr_buf *xdr,
-						 unsigned int offset,
-						 unsigned int len)
-{
-	unsigned int hlen = xdr->head[0].iov_len, plen = xdr->page_len;
-	unsigned int end = offset + len, n = 0, from, to;
-
-	if (offset < hlen) {
-		to = min(end, hlen);
-		n += srdma_run_pieces((unsigned long)xdr->head[0].iov_base +
-				      offset, to - offset);
-	}
-	from = max(offset, hlen);
-	to = min(end, hlen + plen);
-	if (from < to)
-		n += srdma_run_pieces(xdr->page_base + from - hlen, to - from);
-	from = max(offset, hlen + plen);
-	if (from < end)
-		n += srdma_run_pieces((unsigned long)xdr->tail[0].iov_base +
-				      from - hlen - plen, end - from);
-	return n;
-}
-EXPORT_SYMBOL_IF_KUNIT(srdma_count_pieces);
-
 /**
  * srdma_rw_get - a context for a segment of @nents pieces
  * @sx: the connection
@@ -192,7 +150,7 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 	struct page *page;
 	int rc;
 
-	nents = srdma_count_pieces(xdr, offset, len);
+	nents = rpcrdma_xdr_count_runs(xdr, offset, len, 1);
 	if (!nents)
 		return ERR_PTR(-EINVAL);
 	rw = srdma_rw_get(sx, nents);

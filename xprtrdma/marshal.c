@@ -15,46 +15,6 @@
 #include "client.h"
 #include "trace.h"
 
-/* Number of MRs xrdma_register_xdr() needs for a byte range. */
-static unsigned int xrdma_count_run(unsigned int first_off, unsigned int len,
-				    unsigned int depth)
-{
-	if (!len)
-		return 0;
-	return DIV_ROUND_UP(DIV_ROUND_UP(first_off + len, PAGE_SIZE), depth);
-}
-
-static unsigned int xrdma_count_segs(const struct xrdma_ep *ep,
-				     const struct xdr_buf *xdr,
-				     unsigned int offset, unsigned int len)
-{
-	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
-	unsigned int n = 0, take;
-
-	if (offset < head->iov_len) {
-		take = min(len, (unsigned int)head->iov_len - offset);
-		n += xrdma_count_run(offset_in_page(head->iov_base + offset),
-				     take, ep->mr_depth);
-		len -= take;
-		offset = 0;
-	} else {
-		offset -= head->iov_len;
-	}
-	if (len && offset < xdr->page_len) {
-		take = min(len, xdr->page_len - offset);
-		n += xrdma_count_run(offset_in_page(xdr->page_base + offset),
-				     take, ep->mr_depth);
-		len -= take;
-		offset = 0;
-	} else if (len) {
-		offset -= xdr->page_len;
-	}
-	if (len)
-		n += xrdma_count_run(offset_in_page(tail->iov_base + offset),
-				     len, ep->mr_depth);
-	return n;
-}
-
 /**
  * xrdma_build_send - build the SGEs of a Send: header plus inline payload
  * @req: request with its transport header encoded in @req->hdr_buf
@@ -164,8 +124,8 @@ static void xrdma_plan_reply(const struct xrdma_ep *ep,
 	if (rpcrdma_fits_inline(ep->inline_recv, RPCRDMA_HDR_MIN_SIZE,
 				rcv->buflen))
 		return;
-	p->wsegs = xrdma_count_segs(ep, rcv, rcv->head[0].iov_len,
-				    rcv->page_len);
+	p->wsegs = rpcrdma_xdr_count_runs(rcv, rcv->head[0].iov_len,
+					  rcv->page_len, ep->mr_depth);
 	if ((rcv->flags & XDRBUF_READ) && rcv->page_len &&
 	    rpcrdma_fits_inline(ep->inline_recv,
 				rpcrdma_hdr_size(0, 1, p->wsegs, false, 0),
@@ -175,7 +135,7 @@ static void xrdma_plan_reply(const struct xrdma_ep *ep,
 	}
 	p->reply = XRDMA_REPLYCH;
 	p->wsegs = 0;
-	p->rsegs = xrdma_count_segs(ep, rcv, 0, rcv->buflen);
+	p->rsegs = rpcrdma_xdr_count_runs(rcv, 0, rcv->buflen, ep->mr_depth);
 }
 
 /* Transport header size of @p with @csegs Read segments. */
@@ -212,7 +172,8 @@ static int xrdma_plan_call(const struct xrdma_ep *ep,
 	p->resume = p->split + snd->page_len +
 		    min_t(unsigned int, pad, snd->tail[0].iov_len);
 	inl = p->split + (snd->len - p->resume);
-	p->csegs = xrdma_count_segs(ep, snd, p->split, snd->page_len);
+	p->csegs = rpcrdma_xdr_count_runs(snd, p->split, snd->page_len,
+					  ep->mr_depth);
 	if ((snd->flags & XDRBUF_WRITE) && snd->page_len &&
 	    rpcrdma_fits_inline(ep->inline_send,
 				xrdma_plan_hdr_size(p, p->csegs), inl)) {
@@ -222,7 +183,8 @@ static int xrdma_plan_call(const struct xrdma_ep *ep,
 		p->proc = RPCRDMA_NOMSG;
 		p->split = 0;
 		p->resume = snd->len;
-		p->csegs = xrdma_count_segs(ep, snd, 0, snd->len);
+		p->csegs = rpcrdma_xdr_count_runs(snd, 0, snd->len,
+						  ep->mr_depth);
 	}
 	if (xrdma_plan_hdr_size(p, p->csegs) > ep->inline_send ||
 	    xrdma_plan_hdr_size(p, p->csegs) > XRDMA_HDR_BUF_SIZE)

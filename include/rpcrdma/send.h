@@ -47,6 +47,9 @@ struct rpcrdma_send_sges {
 };
 
 struct page *rpcrdma_kaddr_page(const void *p);
+unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
+				    unsigned int offset, unsigned int len,
+				    unsigned int per);
 void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 			    struct ib_device *device, u32 lkey,
 			    unsigned int max);
