@@ -252,9 +252,26 @@ cpu_mark() {
 		"${host:?no CPU sample from the host}"
 }
 
-# record ROUND MODULE METRIC VALUE
+# record ROUND MODULE METRIC VALUE (round 0, the warm-up, is not kept)
 record() {
+	[ "$1" = 0 ] && return 0
 	echo "$1,$2,$3,$4" >>/out/bench.csv
+}
+
+# round_order ROUND: the modules a round measures, in order.  Round 0
+# warms both guests up with the stock module and counts for nothing:
+# without it the first measurement after boot (cold page cache, slabs,
+# fio and the NFS session being set up) fell to whichever module came
+# first, ours, and cost its round up to a quarter.  Then the order
+# alternates (ABBA).
+round_order() {
+	if [ "$1" = 0 ]; then
+		echo stock
+	elif [ $(($1 % 2)) = 1 ]; then
+		echo "ours stock"
+	else
+		echo "stock ours"
+	fi
 }
 
 # fio_result FILE bw|iops: "FIGURE OPS" from a fio JSON report, summed over its

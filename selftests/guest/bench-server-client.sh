@@ -13,9 +13,8 @@ ROUNDS=${BENCH_ROUNDS:-8}
 test_begin
 rdma_link eth0
 load_module stock
-for round in $(seq 1 "$ROUNDS"); do
-	if [ $((round % 2)) = 1 ]; then order="ours stock"; else order="stock ours"; fi
-	for mod in $order; do
+for round in $(seq 0 "$ROUNDS"); do
+	for mod in $(round_order "$round"); do
 		wait_peer "serve-$round-$mod" "${PEER_TIMEOUT:-600}"
 		step "round $round: measuring the $mod server"
 		bench_round "$round" "$mod"

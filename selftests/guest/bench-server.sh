@@ -19,9 +19,8 @@ rpc.nfsd 0
 unload_rpcrdma
 cpu_sampler &
 sampler=$!
-for round in $(seq 1 "$ROUNDS"); do
-	if [ $((round % 2)) = 1 ]; then order="ours stock"; else order="stock ours"; fi
-	for mod in $order; do
+for round in $(seq 0 "$ROUNDS"); do
+	for mod in $(round_order "$round"); do
 		step "round $round: serving through the $mod module"
 		load_module "$mod"
 		rpc.nfsd --grace-time 10 --lease-time 10 4 ||
