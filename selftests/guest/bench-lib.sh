@@ -312,6 +312,22 @@ mount_op_counts() {
 	' /proc/self/mountstats
 }
 
+# mount_op_times MOUNTPOINT: per NFS operation the mount sent so far, the
+# average time an RPC waited before its first transmission, its round
+# trip (transmission to reply) and its whole execution (mountstats), to
+# tell time spent in the client's queue from time on the wire and the
+# server.
+mount_op_times() {
+	awk -v mp="$1" '
+		$1 == "device" { mine = ($5 == mp) }
+		mine && /per-op statistics/ { ops = 1; next }
+		mine && ops && NF >= 9 && $2 > 0 {
+			printf "  %s %d RPCs, per RPC: queue %.3f ms, rtt %.3f ms, execute %.3f ms\n",
+				$1, $2, $7 / $2, $8 / $2, $9 / $2
+		}
+	' /proc/self/mountstats
+}
+
 # metadata_job DIR: create, stat and unlink METADATA_FILES files in a
 # fresh directory (a mount with actimeo=0, so every stat is a GETATTR);
 # prints "OPS/S OPS".
@@ -440,6 +456,7 @@ bench_round() {
 		fio_job /mnt randread 4k 16 1 iops
 	wanted randwrite && measure "$1" "$2" rand_write_4k iops 1 \
 		fio_job /mnt randwrite 4k 16 1 iops
+	mount_op_times /mnt
 	umount /mnt
 	if wanted metadata; then
 		mkdir -p /mnt
