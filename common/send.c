@@ -103,6 +103,7 @@ void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
 	ss->hdr_premapped = false;
+	ss->buf = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_init);
 
@@ -125,27 +126,75 @@ void rpcrdma_send_sges_premapped_hdr(struct rpcrdma_send_sges *ss,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_premapped_hdr);
 
+/**
+ * rpcrdma_send_sges_premapped_buf - send from a message buffer mapped once
+ * @ss: list prepared with rpcrdma_send_sges_init()
+ * @buf: a buffer the message's head and tail usually lie in
+ * @len: bytes of @buf mapped
+ * @dma: DMA address of @buf, mapped DMA_TO_DEVICE on @ss->device by its
+ *	owner, who unmaps it only after the last Send that uses it is
+ *	complete
+ *
+ * An SGE for bytes within [@buf, @buf + @len) then costs a sync of those
+ * bytes instead of a map and an unmap; bytes elsewhere (the pages of
+ * the upper layer) are mapped as before.
+ */
+void rpcrdma_send_sges_premapped_buf(struct rpcrdma_send_sges *ss,
+				     const void *buf, size_t len, u64 dma)
+{
+	ss->buf = buf;
+	ss->buf_len = len;
+	ss->buf_dma = dma;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_premapped_buf);
+
+/* Is [@kaddr, @kaddr + @len) within the premapped message buffer? */
+static bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
+				     const void *kaddr, unsigned int len)
+{
+	size_t off;
+
+	if (!ss->buf || kaddr < ss->buf)
+		return false;
+	off = kaddr - ss->buf;
+	return off <= ss->buf_len && len <= ss->buf_len - off;
+}
+
+/*
+ * Add an SGE for @len bytes at @kaddr, or at @off in @page if @kaddr is
+ * NULL: from the premapped message buffer if they lie in it, else
+ * mapped here.
+ */
 static int rpcrdma_send_sges_map(struct rpcrdma_send_sges *ss,
 				 const void *kaddr, struct page *page,
 				 unsigned int off, unsigned int len)
 {
+	unsigned int mapped = 0;
 	struct ib_sge *sge;
 	u64 addr;
 
 	if (ss->nr >= ss->max)
 		return -E2BIG;
-	if (kaddr) {
-		page = rpcrdma_kaddr_page(kaddr);
-		off = offset_in_page(kaddr);
+	if (kaddr && rpcrdma_send_sges_in_buf(ss, kaddr, len)) {
+		addr = ss->buf_dma + (kaddr - ss->buf);
+		ib_dma_sync_single_for_device(ss->device, addr, len,
+					      DMA_TO_DEVICE);
+	} else {
+		if (kaddr) {
+			page = rpcrdma_kaddr_page(kaddr);
+			off = offset_in_page(kaddr);
+		}
+		addr = ib_dma_map_page(ss->device, page, off, len,
+				       DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(ss->device, addr))
+			return -EIO;
+		mapped = len;
 	}
-	addr = ib_dma_map_page(ss->device, page, off, len, DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(ss->device, addr))
-		return -EIO;
 	sge = &ss->sge[ss->nr];
 	sge->addr = addr;
 	sge->length = len;
 	sge->lkey = ss->lkey;
-	ss->mapped[ss->nr++] = len;
+	ss->mapped[ss->nr++] = mapped;
 	return 0;
 }
 
@@ -162,7 +211,7 @@ static int rpcrdma_send_sges_map_hdr(struct rpcrdma_send_sges *ss,
 	sge->addr = ss->hdr_dma;
 	sge->length = len;
 	sge->lkey = ss->lkey;
-	ss->mapped[0] = len;
+	ss->mapped[0] = 0;
 	ss->nr = 1;
 	return 0;
 }
@@ -171,15 +220,17 @@ static int rpcrdma_send_sges_map_hdr(struct rpcrdma_send_sges *ss,
  * rpcrdma_send_sges_unmap - undo the DMA mappings of a Send's SGEs
  * @ss: SGEs of a Send that completed or was never posted
  *
- * A premapped header keeps its mapping: its owner unmaps it.
+ * SGEs in a premapped header or message buffer keep their mapping: its
+ * owner unmaps it.
  */
 void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
 {
 	unsigned int i;
 
-	for (i = ss->hdr_premapped ? 1 : 0; i < ss->nr; i++)
-		ib_dma_unmap_page(ss->device, ss->sge[i].addr, ss->mapped[i],
-				  DMA_TO_DEVICE);
+	for (i = 0; i < ss->nr; i++)
+		if (ss->mapped[i])
+			ib_dma_unmap_page(ss->device, ss->sge[i].addr,
+					  ss->mapped[i], DMA_TO_DEVICE);
 	ss->nr = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_unmap);

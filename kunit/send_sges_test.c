@@ -76,22 +76,21 @@ static u8 sst_byte(unsigned int pos)
 	return (u8)(pos * 7 + (pos >> 8) + 1);
 }
 
-/* The message of @v in @xdr, every byte sst_byte() of its offset. */
+/*
+ * The message of @v in @xdr, every byte sst_byte() of its offset.  Head
+ * and tail lie in @buf, one byte apart, as in an RPC buffer.
+ */
 static void sst_build(struct kunit *test, const struct sst_vec *v,
-		      struct xdr_buf *xdr)
+		      struct xdr_buf *xdr, u8 *buf)
 {
 	unsigned int npages = DIV_ROUND_UP(v->page_base + v->page_len,
 					   PAGE_SIZE);
 	unsigned int i, pos = 0;
-	u8 *head, *tail;
+	u8 *head = buf, *tail = buf + v->head + 1;
 
 	memset(xdr, 0, sizeof(*xdr));
-	head = kunit_kzalloc(test, v->head + 1, GFP_KERNEL);
-	tail = kunit_kzalloc(test, v->tail + 1, GFP_KERNEL);
 	xdr->pages = kunit_kcalloc(test, npages + 1, sizeof(*xdr->pages),
 				   GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, head);
-	KUNIT_ASSERT_NOT_NULL(test, tail);
 	KUNIT_ASSERT_NOT_NULL(test, xdr->pages);
 	for (i = 0; i < npages; i++) {
 		int rc;
@@ -124,20 +123,32 @@ static void sst_build(struct kunit *test, const struct sst_vec *v,
 	xdr->buflen = pos;
 }
 
+/* What the owner of a Send keeps DMA-mapped for it. */
+enum sst_premap {
+	SST_PREMAP_NONE,	/* everything mapped per Send */
+	SST_PREMAP_HDR,		/* the header buffer */
+	SST_PREMAP_BUF,		/* the header and the whole message buffer */
+	SST_PREMAP_PART,	/* the header and the buffer but its last byte */
+};
+
 /*
  * Build the Send of the current vector and check what the device would
- * send.  With @premapped, the header buffer is taken as mapped once by
- * its owner: SGE 0 must use that mapping, covering the pulled-up bytes
- * too, and unmapping the Send must leave it.
+ * send.  A premapped header must be SGE 0 through its owner's mapping,
+ * pulled-up bytes included; head and tail bytes that lie within the
+ * premapped message buffer must come from that mapping, and bytes
+ * outside it (the tail, when the mapping stops one byte short of it)
+ * must be mapped per Send.  Unmapping the Send leaves the premapped
+ * ones alone.
  */
-static void sst_run(struct kunit *test, bool premapped)
+static void sst_run(struct kunit *test, enum sst_premap premap)
 {
 	const struct sst_vec *v = test->param_value;
 	unsigned int split, resume, i, at = 0, pos;
+	size_t buf_len = 0;
 	struct rpcrdma_send_sges *ss;
 	struct ib_device *device;
 	struct xdr_buf xdr;
-	u8 *hdr, *sent;
+	u8 *hdr, *sent, *buf;
 	int rc;
 
 	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
@@ -146,36 +157,59 @@ static void sst_run(struct kunit *test, bool premapped)
 	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
 	hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
 	sent = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	buf = kunit_kzalloc(test, v->head + 1 + v->tail + 1, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, device);
 	KUNIT_ASSERT_NOT_NULL(test, ss);
 	KUNIT_ASSERT_NOT_NULL(test, hdr);
 	KUNIT_ASSERT_NOT_NULL(test, sent);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(hdr, 0xa5, SST_HDR_LEN);
-	sst_build(test, v, &xdr);
+	sst_build(test, v, &xdr, buf);
 	split = v->hole ? v->head : xdr.len;
 	resume = v->hole ? v->head + v->page_len : xdr.len;
 
 	rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
-	if (premapped)
+	if (premap != SST_PREMAP_NONE)
 		rpcrdma_send_sges_premapped_hdr(ss, (uintptr_t)hdr);
+	if (premap == SST_PREMAP_BUF || premap == SST_PREMAP_PART) {
+		/* Virtual DMA: the DMA address is the kernel address. */
+		buf_len = v->head + 1 + v->tail;
+		if (premap == SST_PREMAP_PART && v->tail)
+			buf_len--;
+		rpcrdma_send_sges_premapped_buf(ss, buf, buf_len,
+						(uintptr_t)buf);
+	}
 	rc = rpcrdma_send_sges_build(ss, hdr, SST_HDR_LEN, &xdr, split, resume);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	KUNIT_EXPECT_EQ(test, ss->sge[0].addr, (u64)(uintptr_t)hdr);
 	KUNIT_EXPECT_EQ(test, ss->sge[0].length, SST_HDR_LEN + v->pulled_up);
+	KUNIT_EXPECT_EQ(test, ss->mapped[0],
+			premap == SST_PREMAP_NONE ? ss->sge[0].length : 0);
 	KUNIT_EXPECT_EQ(test, ss->nr, v->nr);
 	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
 	KUNIT_ASSERT_LE(test, ss->nr, v->max);
 	/* Pages of the upper layer mapped only when gathered in place. */
 	KUNIT_EXPECT_EQ(test, ss->maps_pages,
 			!v->pulled_up && v->page_len && !v->hole);
+	/* Gathered in place: the head first, the tail last. */
+	if (!v->pulled_up && v->head)
+		KUNIT_EXPECT_EQ(test, ss->mapped[1],
+				buf_len ? 0 : v->head);
+	if (!v->pulled_up && v->tail)
+		KUNIT_EXPECT_EQ(test, ss->mapped[ss->nr - 1],
+				premap == SST_PREMAP_BUF ? 0 : v->tail);
 
 	/* What the device would send: each SGE in turn. */
 	for (i = 0; i < ss->nr; i++) {
+		u8 *p = (u8 *)(uintptr_t)ss->sge[i].addr;
+		bool in_buf = p >= buf && p + ss->sge[i].length <= buf + buf_len;
+
 		KUNIT_EXPECT_EQ(test, ss->sge[i].lkey, 0x1234);
-		KUNIT_EXPECT_EQ(test, ss->sge[i].length, ss->mapped[i]);
+		if (i)
+			KUNIT_EXPECT_EQ(test, ss->mapped[i],
+					in_buf ? 0 : ss->sge[i].length);
 		KUNIT_ASSERT_LE(test, at + ss->sge[i].length, 4 * PAGE_SIZE);
-		memcpy(sent + at, (void *)(uintptr_t)ss->sge[i].addr,
-		       ss->sge[i].length);
+		memcpy(sent + at, p, ss->sge[i].length);
 		at += ss->sge[i].length;
 	}
 	KUNIT_EXPECT_EQ(test, at, SST_HDR_LEN + split + (xdr.len - resume));
@@ -190,17 +224,27 @@ static void sst_run(struct kunit *test, bool premapped)
 	}
 	rpcrdma_send_sges_unmap(ss);
 	KUNIT_EXPECT_EQ(test, ss->nr, 0);
-	KUNIT_EXPECT_EQ(test, ss->hdr_premapped, premapped);
+	KUNIT_EXPECT_EQ(test, ss->hdr_premapped, premap != SST_PREMAP_NONE);
 }
 
 static void send_sges_case(struct kunit *test)
 {
-	sst_run(test, false);
+	sst_run(test, SST_PREMAP_NONE);
 }
 
 static void send_sges_premapped_case(struct kunit *test)
 {
-	sst_run(test, true);
+	sst_run(test, SST_PREMAP_HDR);
+}
+
+static void send_sges_premapped_buf_case(struct kunit *test)
+{
+	sst_run(test, SST_PREMAP_BUF);
+}
+
+static void send_sges_premapped_part_case(struct kunit *test)
+{
+	sst_run(test, SST_PREMAP_PART);
 }
 
 /**
@@ -280,6 +324,8 @@ static void count_runs_case(struct kunit *test)
 static struct kunit_case rpcrdma_send_sges_cases[] = {
 	KUNIT_CASE_PARAM(send_sges_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_premapped_buf_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_premapped_part_case, sst_gen_params),
 	KUNIT_CASE_PARAM(count_runs_case, runs_gen_params),
 	{}
 };

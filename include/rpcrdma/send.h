@@ -23,15 +23,20 @@
  * @max: SGEs the device accepts per Send (at most RPCRDMA_MAX_SEND_SGES)
  * @nr: SGEs in use
  * @sge: the SGEs, for ib_send_wr::sg_list
- * @mapped: DMA length mapped for each SGE
+ * @mapped: DMA length this list mapped for each SGE; 0 for an SGE in a
+ *	buffer that its owner keeps mapped (rpcrdma_send_sges_unmap()
+ *	leaves those alone)
  * @pulled_up: payload bytes copied into the header buffer by the last
  *	rpcrdma_send_sges_build() (0 if everything was gathered in place)
  * @maps_pages: some SGE maps a page of the message's page list, which
  *	belongs to the upper layer rather than to the transport
  * @hdr_premapped: the header buffer stays DMA-mapped at @hdr_dma for as
- *	long as the connection: SGE 0 uses that mapping and
- *	rpcrdma_send_sges_unmap() leaves it alone
+ *	long as the connection: SGE 0 uses that mapping
  * @hdr_dma: DMA address of the header buffer when @hdr_premapped
+ * @buf: a message buffer that stays DMA-mapped, or NULL: inline bytes
+ *	that lie within it are sent from that mapping
+ * @buf_len: bytes of @buf mapped
+ * @buf_dma: DMA address of @buf
  */
 struct rpcrdma_send_sges {
 	struct ib_device *device;
@@ -44,6 +49,9 @@ struct rpcrdma_send_sges {
 	bool maps_pages;
 	bool hdr_premapped;
 	u64 hdr_dma;
+	const void *buf;
+	size_t buf_len;
+	u64 buf_dma;
 };
 
 struct page *rpcrdma_kaddr_page(const void *p);
@@ -55,6 +63,8 @@ void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 			    unsigned int max);
 void rpcrdma_send_sges_premapped_hdr(struct rpcrdma_send_sges *ss,
 				     u64 hdr_dma);
+void rpcrdma_send_sges_premapped_buf(struct rpcrdma_send_sges *ss,
+				     const void *buf, size_t len, u64 dma);
 int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 			    unsigned int hdr_len, const struct xdr_buf *xdr,
 			    unsigned int split, unsigned int resume);
