@@ -5,6 +5,7 @@
  * builds them, on a connection with given inline sizes and MR depth;
  * the plan must say how each travels (RFC 8166 section 3.5), with which
  * procedure, how many segments, and where the inline parts split.
+ * Also the life of a slot's RPC buffer mapping, which its Sends use.
  */
 #include <kunit/test.h>
 
@@ -138,8 +139,52 @@ static void plan_case(struct kunit *test)
 	KUNIT_EXPECT_LE(test, p.csegs + p.wsegs + p.rsegs, XRDMA_MAX_MRS);
 }
 
+/*
+ * A slot's RPC buffer is mapped by its first Send on a connection and
+ * stays mapped for the next ones; unmapping forgets it, and the next
+ * Send (on this connection or another) maps it again.
+ */
+static void rpc_buf_premap_case(struct kunit *test)
+{
+	struct xrdma_ep *ep1 = kunit_kzalloc(test, sizeof(*ep1), GFP_KERNEL);
+	struct xrdma_ep *ep2 = kunit_kzalloc(test, sizeof(*ep2), GFP_KERNEL);
+	struct xrdma_req *req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	struct ib_device *device;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to read the mapping back");
+	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ep1);
+	KUNIT_ASSERT_NOT_NULL(test, ep2);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	KUNIT_ASSERT_NOT_NULL(test, device);
+	ep1->device = device;
+	ep2->device = device;
+	req->rpc_buf = cmt_buf;
+	req->rpc_buf_size = sizeof(cmt_buf);
+
+	KUNIT_EXPECT_TRUE(test, xrdma_rpc_buf_premap(req, ep1));
+	KUNIT_EXPECT_PTR_EQ(test, req->rpc_dma_ep, ep1);
+	/* Virtual DMA: the address is the kernel address. */
+	KUNIT_EXPECT_EQ(test, req->rpc_dma, (u64)(uintptr_t)cmt_buf);
+	req->rpc_dma = 0x5a5a;		/* a second map would overwrite it */
+	KUNIT_EXPECT_TRUE(test, xrdma_rpc_buf_premap(req, ep1));
+	KUNIT_EXPECT_EQ(test, req->rpc_dma, 0x5a5a);
+
+	xrdma_rpc_buf_unmap(req);
+	KUNIT_EXPECT_NULL(test, req->rpc_dma_ep);
+	xrdma_rpc_buf_unmap(req);	/* nothing left to unmap */
+	KUNIT_EXPECT_NULL(test, req->rpc_dma_ep);
+
+	KUNIT_EXPECT_TRUE(test, xrdma_rpc_buf_premap(req, ep2));
+	KUNIT_EXPECT_PTR_EQ(test, req->rpc_dma_ep, ep2);
+	KUNIT_EXPECT_EQ(test, req->rpc_dma, (u64)(uintptr_t)cmt_buf);
+	xrdma_rpc_buf_unmap(req);
+}
+
 static struct kunit_case rpcrdma_client_marshal_cases[] = {
 	KUNIT_CASE_PARAM(plan_case, cmt_gen_params),
+	KUNIT_CASE(rpc_buf_premap_case),
 	{}
 };
 

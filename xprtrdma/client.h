@@ -282,6 +282,11 @@ struct xrdma_ep {
  *	with its invalidation, and the Send's completion if @send_waits
  * @rpc_buf: backing store of rq_buffer and rq_rbuffer
  * @rpc_buf_size: size of @rpc_buf
+ * @rpc_dma_ep: the connection @rpc_buf is DMA-mapped for, or NULL; set
+ *	by the first Send from it on that connection (XPRT_LOCKED), cleared
+ *	when the connection's queues are destroyed or the buffer grows
+ *	(both under ep_rwsem held for writing or for reading)
+ * @rpc_dma: DMA address of @rpc_buf on @rpc_dma_ep's device
  * @hdr_buf: transport header, followed by pulled-up payload if needed
  * @hdr_len: bytes of transport header encoded in @hdr_buf
  * @send_wr: the Send work request
@@ -316,6 +321,8 @@ struct xrdma_req {
 
 	void *rpc_buf;
 	size_t rpc_buf_size;
+	struct xrdma_ep *rpc_dma_ep;
+	u64 rpc_dma;
 	void *hdr_buf;
 	unsigned int hdr_len;
 
@@ -413,6 +420,8 @@ void xrdma_sysctl_unregister(void);
 
 /* transport.c */
 void xrdma_req_put(struct xrdma_req *req);
+bool xrdma_rpc_buf_premap(struct xrdma_req *req, struct xrdma_ep *ep);
+void xrdma_rpc_buf_unmap(struct xrdma_req *req);
 
 /* connect.c */
 int xrdma_ep_connect(struct xrdma_xprt *rx);

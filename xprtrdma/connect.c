@@ -178,6 +178,16 @@ static void xrdma_hdrs_unmap(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	ep->nr_hdr_dma = 0;
 }
 
+/* Unmap the RPC buffers Sends on @ep used; none is in flight any more. */
+static void xrdma_reqs_unmap_bufs(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	unsigned int i;
+
+	for (i = 0; i < rx->nr_reqs; i++)
+		if (rx->reqs[i].rpc_dma_ep == ep)
+			xrdma_rpc_buf_unmap(&rx->reqs[i]);
+}
+
 /* Take back every MR a request still holds from @ep. */
 static void xrdma_reqs_release_mrs(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
@@ -259,6 +269,7 @@ static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	ib_drain_sq(ep->ib.qp);
 	xrdma_sendq_retire_all(ep);
 	xrdma_hdrs_unmap(rx, ep);
+	xrdma_reqs_unmap_bufs(rx, ep);
 	xrdma_reqs_release_mrs(rx, ep);
 	xrdma_mr_pool_destroy(ep);
 	rpcrdma_ib_destroy(&ep->ib, ep->id);

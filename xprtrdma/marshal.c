@@ -24,7 +24,10 @@
  *
  * See rpcrdma_send_sges_build(); this adds the pull-up to the
  * transport's statistics.  A slot's header buffer is mapped once per
- * connection (see connect.c); a backchannel reply's is mapped per Send.
+ * connection (see connect.c), and so is its RPC buffer, from its first
+ * Send on the connection (xrdma_rpc_buf_premap()): head and tail bytes
+ * are then sent from those mappings.  A backchannel reply's buffers are
+ * mapped per Send.
  *
  * Return: 0 or -EIO.
  */
@@ -36,9 +39,14 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 
 	rpcrdma_send_sges_init(&req->sges, ep->device,
 			       ep->ib.pd->local_dma_lkey, ep->max_send_sge);
-	if (!req->is_bc)
+	if (!req->is_bc) {
 		rpcrdma_send_sges_premapped_hdr(&req->sges,
 						ep->hdr_dma[req - req->rx->reqs]);
+		if (xrdma_rpc_buf_premap(req, ep))
+			rpcrdma_send_sges_premapped_buf(&req->sges, req->rpc_buf,
+							req->rpc_buf_size,
+							req->rpc_dma);
+	}
 	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_len,
 				     xdr, split, resume);
 	if (!rc)

@@ -3,6 +3,7 @@
  * The client transport class: netids "rdma" and "rdma6", the rpc_xprt
  * operations, request slots and buffers, and the Send path.
  */
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/sunrpc/addr.h>
@@ -129,10 +130,15 @@ static int xrdma_buf_alloc(struct rpc_task *task)
 
 	/* Kept between RPCs; kmalloc memory, so it can be registered. */
 	if (size > req->rpc_buf_size) {
+		struct xrdma_xprt *rx = req->rx;
 		void *buf = kmalloc(size, rpc_task_gfp_mask());
 
 		if (!buf)
 			return -ENOMEM;
+		/* No Send uses the old buffer: the slot was free. */
+		down_read(&rx->ep_rwsem);
+		xrdma_rpc_buf_unmap(req);
+		up_read(&rx->ep_rwsem);
 		kfree(req->rpc_buf);
 		req->rpc_buf = buf;
 		req->rpc_buf_size = size;
@@ -143,6 +149,52 @@ static int xrdma_buf_alloc(struct rpc_task *task)
 	rqst->rq_rbuffer = req->rpc_buf + rqst->rq_callsize;
 	return 0;
 }
+
+/**
+ * xrdma_rpc_buf_premap - keep a slot's RPC buffer mapped for a connection
+ * @req: forward-channel request about to be sent; the caller holds
+ *	XPRT_LOCKED
+ * @ep: the connection it is sent on
+ *
+ * The first Send from a buffer on a connection maps the whole buffer;
+ * later ones only sync the bytes they send.  A failure to map is no
+ * error: the Send then maps what it sends itself, as before.
+ *
+ * Return: true if @req->rpc_dma maps @req->rpc_buf for @ep's device.
+ */
+bool xrdma_rpc_buf_premap(struct xrdma_req *req, struct xrdma_ep *ep)
+{
+	u64 dma;
+
+	if (req->rpc_dma_ep == ep)
+		return true;
+	/* The queues of a connection unmap its buffers before they go. */
+	if (WARN_ON_ONCE(req->rpc_dma_ep))
+		return false;
+	dma = ib_dma_map_single(ep->device, req->rpc_buf, req->rpc_buf_size,
+				DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ep->device, dma))
+		return false;
+	req->rpc_dma = dma;
+	req->rpc_dma_ep = ep;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_rpc_buf_premap);
+
+/**
+ * xrdma_rpc_buf_unmap - undo xrdma_rpc_buf_premap(), if it was done
+ * @req: request whose buffer no Send uses any more; the caller holds
+ *	the transport's ep_rwsem
+ */
+void xrdma_rpc_buf_unmap(struct xrdma_req *req)
+{
+	if (!req->rpc_dma_ep)
+		return;
+	ib_dma_unmap_single(req->rpc_dma_ep->device, req->rpc_dma,
+			    req->rpc_buf_size, DMA_TO_DEVICE);
+	req->rpc_dma_ep = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_rpc_buf_unmap);
 
 static void xrdma_buf_free(struct rpc_task *task)
 {
