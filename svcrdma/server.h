@@ -32,13 +32,8 @@
 
 #include "svcrdma.h"
 
-/*
- * Tunables (sysctl.c): defaults and ranges.  The default grant is the
- * Linux client's default slot table, so that one connection can keep
- * all of its slots in flight: each credit costs a posted Receive buffer
- * (max_req_size bytes) and Send Queue room for its reply.
- */
-#define SRDMA_DEF_REQUESTS	128
+/* Tunables (sysctl.c): defaults and ranges. */
+#define SRDMA_DEF_REQUESTS	64
 #define SRDMA_MIN_REQUESTS	16
 #define SRDMA_MAX_REQUESTS	1024
 #define SRDMA_DEF_REQ_SIZE	4096
