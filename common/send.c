@@ -85,69 +85,6 @@ unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_xdr_count_runs);
 
-/**
- * rpcrdma_send_sges_init - prepare an empty SGE list
- * @ss: list to prepare
- * @device: device the Send is posted on
- * @lkey: local DMA key of the protection domain
- * @max: SGEs the queue pair was created with
- */
-void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
-			    struct ib_device *device, u32 lkey,
-			    unsigned int max)
-{
-	ss->device = device;
-	ss->lkey = lkey;
-	ss->max = min_t(unsigned int, max, RPCRDMA_MAX_SEND_SGES);
-	ss->nr = 0;
-	ss->pulled_up = 0;
-	ss->maps_pages = false;
-	ss->hdr_premapped = false;
-	ss->buf = NULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_init);
-
-/**
- * rpcrdma_send_sges_premapped_hdr - use a header buffer mapped once
- * @ss: list prepared with rpcrdma_send_sges_init()
- * @hdr_dma: DMA address of the whole header buffer, mapped DMA_TO_DEVICE
- *	on @ss->device by its owner, who unmaps it only after the last
- *	Send that uses it is complete
- *
- * A transport header is rebuilt in the same buffer for every Send, so
- * mapping it once per connection saves a map and an unmap per RPC (an
- * IOMMU update on most hardware); only a sync before each Send remains.
- */
-void rpcrdma_send_sges_premapped_hdr(struct rpcrdma_send_sges *ss,
-				     u64 hdr_dma)
-{
-	ss->hdr_premapped = true;
-	ss->hdr_dma = hdr_dma;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_premapped_hdr);
-
-/**
- * rpcrdma_send_sges_premapped_buf - send from a message buffer mapped once
- * @ss: list prepared with rpcrdma_send_sges_init()
- * @buf: a buffer the message's head and tail usually lie in
- * @len: bytes of @buf mapped
- * @dma: DMA address of @buf, mapped DMA_TO_DEVICE on @ss->device by its
- *	owner, who unmaps it only after the last Send that uses it is
- *	complete
- *
- * An SGE for bytes within [@buf, @buf + @len) then costs a sync of those
- * bytes instead of a map and an unmap; bytes elsewhere (the pages of
- * the upper layer) are mapped as before.
- */
-void rpcrdma_send_sges_premapped_buf(struct rpcrdma_send_sges *ss,
-				     const void *buf, size_t len, u64 dma)
-{
-	ss->buf = buf;
-	ss->buf_len = len;
-	ss->buf_dma = dma;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_premapped_buf);
-
 /* Is [@kaddr, @kaddr + @len) within the premapped message buffer? */
 static bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
 				     const void *kaddr, unsigned int len)

@@ -25,46 +25,6 @@
  * Storage handling
  */
 
-/**
- * rpcrdma_chunk_lists_reset - empty the lists, keeping their storage
- * @cl: lists to empty
- */
-void rpcrdma_chunk_lists_reset(struct rpcrdma_chunk_lists *cl)
-{
-	cl->read = cl->chunks;
-	cl->nr_read_chunks = 0;
-	cl->nr_read_segs = 0;
-	cl->write = cl->chunks;
-	cl->nr_write_chunks = 0;
-	cl->nr_write_segs = 0;
-	cl->has_reply = false;
-	memset(&cl->reply, 0, sizeof(cl->reply));
-	cl->used_segs = 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_chunk_lists_reset);
-
-/**
- * rpcrdma_chunk_lists_init - attach storage to chunk lists and empty them
- * @cl: lists to initialise
- * @chunks: storage for Read chunks and Write chunks together
- * @max_chunks: number of entries in @chunks
- * @segs: storage for every segment of the three lists
- * @max_segs: number of entries in @segs
- */
-void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
-			      struct rpcrdma_chunk *chunks,
-			      unsigned int max_chunks,
-			      struct rpcrdma_segment *segs,
-			      unsigned int max_segs)
-{
-	cl->chunks = chunks;
-	cl->max_chunks = max_chunks;
-	cl->segs = segs;
-	cl->max_segs = max_segs;
-	rpcrdma_chunk_lists_reset(cl);
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_chunk_lists_init);
-
 static bool rpcrdma_chunk_slot_free(const struct rpcrdma_chunk_lists *cl)
 {
 	return cl->nr_read_chunks + cl->nr_write_chunks < cl->max_chunks;

@@ -8,8 +8,10 @@
  * direction; otherwise it is a Long Call (position-zero Read chunk,
  * RDMA_NOMSG) or a Long Reply (Reply chunk, RDMA_NOMSG).
  *
- * Every size below is in bytes and saturates at SIZE_MAX instead of
- * wrapping, so absurd counts compare as "does not fit".
+ * Every size is in bytes and saturates at SIZE_MAX instead of wrapping,
+ * so absurd counts compare as "does not fit".  The sizes of the three
+ * lists and of a header, and the fit test itself, are static inline in
+ * rpcrdma/wire.h: each plan of a call or a reply uses them.
  */
 
 #include <kunit/visibility.h>
@@ -17,74 +19,6 @@
 #include <linux/overflow.h>
 
 #include "rpcrdma/wire.h"
-
-/**
- * rpcrdma_read_list_size - encoded size of a Read list
- * @nsegs: number of Read segments (each a list entry of its own)
- *
- * Return: 24 bytes per segment (discriminator, position, segment) plus
- * the 4-byte terminator.
- */
-size_t rpcrdma_read_list_size(unsigned int nsegs)
-{
-	return size_add(size_mul(nsegs, RPCRDMA_READ_ENTRY_SIZE), XDR_UNIT);
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_read_list_size);
-
-/**
- * rpcrdma_write_list_size - encoded size of a Write list
- * @nchunks: number of Write chunks
- * @nsegs: number of segments in all of them
- *
- * Return: 8 bytes per chunk (discriminator, count), 16 per segment, plus
- * the 4-byte terminator.
- */
-size_t rpcrdma_write_list_size(unsigned int nchunks, unsigned int nsegs)
-{
-	return size_add(size_add(size_mul(nchunks, RPCRDMA_CHUNK_HEAD_SIZE),
-				 size_mul(nsegs, RPCRDMA_SEGMENT_SIZE)),
-			XDR_UNIT);
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_write_list_size);
-
-/**
- * rpcrdma_reply_chunk_size - encoded size of the Reply chunk field
- * @present: whether a Reply chunk is sent
- * @nsegs: its number of segments
- *
- * Return: 4 bytes if absent, else 8 plus 16 per segment.
- */
-size_t rpcrdma_reply_chunk_size(bool present, unsigned int nsegs)
-{
-	if (!present)
-		return XDR_UNIT;
-	return size_add(RPCRDMA_CHUNK_HEAD_SIZE,
-			size_mul(nsegs, RPCRDMA_SEGMENT_SIZE));
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_reply_chunk_size);
-
-/**
- * rpcrdma_hdr_size - encoded size of an RDMA_MSG or RDMA_NOMSG header
- * @read_segs: Read segments
- * @write_chunks: Write chunks
- * @write_segs: segments in all Write chunks
- * @reply: whether a Reply chunk is present
- * @reply_segs: segments in the Reply chunk
- *
- * Return: header size; 28 bytes (7 XDR words) with no chunks.
- */
-size_t rpcrdma_hdr_size(unsigned int read_segs, unsigned int write_chunks,
-			unsigned int write_segs, bool reply,
-			unsigned int reply_segs)
-{
-	size_t size = RPCRDMA_FIXED_HDR_SIZE;
-
-	size = size_add(size, rpcrdma_read_list_size(read_segs));
-	size = size_add(size, rpcrdma_write_list_size(write_chunks,
-						      write_segs));
-	return size_add(size, rpcrdma_reply_chunk_size(reply, reply_segs));
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_hdr_size);
 
 /**
  * rpcrdma_chunk_lists_hdr_size - encoded size of a header carrying @cl
@@ -169,21 +103,6 @@ size_t rpcrdma_inline_room(unsigned int threshold, size_t hdr_size)
 	return hdr_size < threshold ? threshold - hdr_size : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_inline_room);
-
-/**
- * rpcrdma_fits_inline - does a message fit in one RDMA Send
- * @threshold: inline threshold for the direction
- * @hdr_size: size of the transport header
- * @payload_len: size of the (reduced) Payload stream sent inline
- *
- * Return: true if @hdr_size + @payload_len <= @threshold.
- */
-bool rpcrdma_fits_inline(unsigned int threshold, size_t hdr_size,
-			 size_t payload_len)
-{
-	return size_add(hdr_size, payload_len) <= threshold;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_fits_inline);
 
 /**
  * rpcrdma_need_long_call - must a call be sent as a Long Call

@@ -16,6 +16,8 @@
 #ifndef _RPCRDMA_WIRE_H
 #define _RPCRDMA_WIRE_H
 
+#include <linux/overflow.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/sunrpc/xdr.h>
 
@@ -351,6 +353,136 @@ struct rpcrdma_cm_pdata {
 	unsigned int recv_size;
 };
 
+/*
+ * Chunk list storage (inline: the client empties a request's lists for
+ * every call, and a decoder its header's for every message)
+ */
+
+/**
+ * rpcrdma_chunk_lists_reset - empty the lists, keeping their storage
+ * @cl: lists to empty
+ */
+static inline void rpcrdma_chunk_lists_reset(struct rpcrdma_chunk_lists *cl)
+{
+	cl->read = cl->chunks;
+	cl->nr_read_chunks = 0;
+	cl->nr_read_segs = 0;
+	cl->write = cl->chunks;
+	cl->nr_write_chunks = 0;
+	cl->nr_write_segs = 0;
+	cl->has_reply = false;
+	memset(&cl->reply, 0, sizeof(cl->reply));
+	cl->used_segs = 0;
+}
+
+/**
+ * rpcrdma_chunk_lists_init - attach storage to chunk lists and empty them
+ * @cl: lists to initialise
+ * @chunks: storage for Read chunks and Write chunks together
+ * @max_chunks: number of entries in @chunks
+ * @segs: storage for every segment of the three lists
+ * @max_segs: number of entries in @segs
+ */
+static inline void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
+					    struct rpcrdma_chunk *chunks,
+					    unsigned int max_chunks,
+					    struct rpcrdma_segment *segs,
+					    unsigned int max_segs)
+{
+	cl->chunks = chunks;
+	cl->max_chunks = max_chunks;
+	cl->segs = segs;
+	cl->max_segs = max_segs;
+	rpcrdma_chunk_lists_reset(cl);
+}
+
+/*
+ * Inline arithmetic (RFC 8166 sections 3.3.2 and 3.5), inline: a few
+ * additions that each call and reply plan with.  Sizes saturate at
+ * SIZE_MAX instead of wrapping, so absurd counts compare as "does not
+ * fit".
+ */
+
+/**
+ * rpcrdma_read_list_size - encoded size of a Read list
+ * @nsegs: number of Read segments (each a list entry of its own)
+ *
+ * Return: 24 bytes per segment (discriminator, position, segment) plus
+ * the 4-byte terminator.
+ */
+static inline size_t rpcrdma_read_list_size(unsigned int nsegs)
+{
+	return size_add(size_mul(nsegs, RPCRDMA_READ_ENTRY_SIZE), XDR_UNIT);
+}
+
+/**
+ * rpcrdma_write_list_size - encoded size of a Write list
+ * @nchunks: number of Write chunks
+ * @nsegs: number of segments in all of them
+ *
+ * Return: 8 bytes per chunk (discriminator, count), 16 per segment, plus
+ * the 4-byte terminator.
+ */
+static inline size_t rpcrdma_write_list_size(unsigned int nchunks,
+					     unsigned int nsegs)
+{
+	return size_add(size_add(size_mul(nchunks, RPCRDMA_CHUNK_HEAD_SIZE),
+				 size_mul(nsegs, RPCRDMA_SEGMENT_SIZE)),
+			XDR_UNIT);
+}
+
+/**
+ * rpcrdma_reply_chunk_size - encoded size of the Reply chunk field
+ * @present: whether a Reply chunk is sent
+ * @nsegs: its number of segments
+ *
+ * Return: 4 bytes if absent, else 8 plus 16 per segment.
+ */
+static inline size_t rpcrdma_reply_chunk_size(bool present, unsigned int nsegs)
+{
+	if (!present)
+		return XDR_UNIT;
+	return size_add(RPCRDMA_CHUNK_HEAD_SIZE,
+			size_mul(nsegs, RPCRDMA_SEGMENT_SIZE));
+}
+
+/**
+ * rpcrdma_hdr_size - encoded size of an RDMA_MSG or RDMA_NOMSG header
+ * @read_segs: Read segments
+ * @write_chunks: Write chunks
+ * @write_segs: segments in all Write chunks
+ * @reply: whether a Reply chunk is present
+ * @reply_segs: segments in the Reply chunk
+ *
+ * Return: header size; 28 bytes (7 XDR words) with no chunks.
+ */
+static inline size_t rpcrdma_hdr_size(unsigned int read_segs,
+				      unsigned int write_chunks,
+				      unsigned int write_segs, bool reply,
+				      unsigned int reply_segs)
+{
+	size_t size = RPCRDMA_FIXED_HDR_SIZE;
+
+	size = size_add(size, rpcrdma_read_list_size(read_segs));
+	size = size_add(size, rpcrdma_write_list_size(write_chunks,
+						      write_segs));
+	return size_add(size, rpcrdma_reply_chunk_size(reply, reply_segs));
+}
+
+/**
+ * rpcrdma_fits_inline - does a message fit in one RDMA Send
+ * @threshold: inline threshold for the direction
+ * @hdr_size: size of the transport header
+ * @payload_len: size of the (reduced) Payload stream sent inline
+ *
+ * Return: true if @hdr_size + @payload_len <= @threshold.
+ */
+static inline bool rpcrdma_fits_inline(unsigned int threshold,
+				       size_t hdr_size, size_t payload_len)
+{
+	return size_add(hdr_size, payload_len) <= threshold;
+}
+
 /* wire/header.c: errors */
 const char *rpcrdma_wire_err_name(enum rpcrdma_wire_err err);
 u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err);
@@ -374,12 +506,6 @@ int rpcrdma_encode_error(struct xdr_stream *xdr, __be32 xid, u32 credits,
 			 u32 err);
 
 /* wire/chunk.c: chunk list storage and construction */
-void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
-			      struct rpcrdma_chunk *chunks,
-			      unsigned int max_chunks,
-			      struct rpcrdma_segment *segs,
-			      unsigned int max_segs);
-void rpcrdma_chunk_lists_reset(struct rpcrdma_chunk_lists *cl);
 int rpcrdma_add_read_segment(struct rpcrdma_chunk_lists *cl, u32 position,
 			     const struct rpcrdma_segment *seg);
 int rpcrdma_add_write_chunk(struct rpcrdma_chunk_lists *cl);
@@ -446,19 +572,11 @@ bool rpcrdma_cm_remote_inv_ok(const struct rpcrdma_cm_pdata *local,
 			      const struct rpcrdma_cm_pdata *peer);
 
 /* wire/inline.c: inline arithmetic */
-size_t rpcrdma_read_list_size(unsigned int nsegs);
-size_t rpcrdma_write_list_size(unsigned int nchunks, unsigned int nsegs);
-size_t rpcrdma_reply_chunk_size(bool present, unsigned int nsegs);
-size_t rpcrdma_hdr_size(unsigned int read_segs, unsigned int write_chunks,
-			unsigned int write_segs, bool reply,
-			unsigned int reply_segs);
 size_t rpcrdma_chunk_lists_hdr_size(const struct rpcrdma_chunk_lists *cl);
 size_t rpcrdma_reply_hdr_size(const struct rpcrdma_chunk_lists *call,
 			      bool long_reply);
 size_t rpcrdma_hdr_worst_case(unsigned int nsegs);
 size_t rpcrdma_inline_room(unsigned int threshold, size_t hdr_size);
-bool rpcrdma_fits_inline(unsigned int threshold, size_t hdr_size,
-			 size_t payload_len);
 bool rpcrdma_need_long_call(unsigned int call_threshold, size_t hdr_size,
 			    size_t reduced_call_len);
 bool rpcrdma_need_long_reply(unsigned int reply_threshold,
