@@ -478,12 +478,19 @@ rpcrdma_decode_chunk_lists(struct rpcrdma_cursor *c,
 	enum rpcrdma_wire_err err;
 
 	rpcrdma_chunk_lists_reset(cl);
-	err = rpcrdma_decode_read_list(c, dir, limits, cl);
-	if (err)
-		return err;
-	err = rpcrdma_decode_write_list(c, dir, limits, cl);
-	if (err)
-		return err;
+	/* Most lists are empty: each is then one zero word, taken here. */
+	if (!rpcrdma_cursor_skip_zero(c)) {
+		err = rpcrdma_decode_read_list(c, dir, limits, cl);
+		if (err)
+			return err;
+	}
+	if (!rpcrdma_cursor_skip_zero(c)) {
+		err = rpcrdma_decode_write_list(c, dir, limits, cl);
+		if (err)
+			return err;
+	}
+	if (rpcrdma_cursor_skip_zero(c))
+		return RPCRDMA_WIRE_OK;
 	return rpcrdma_decode_reply_chunk(c, dir, limits, cl);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists);

@@ -289,6 +289,24 @@ static inline const __be32 *rpcrdma_cursor_take(struct rpcrdma_cursor *c,
 }
 
 /**
+ * rpcrdma_cursor_skip_zero - consume the next word if it is zero
+ * @c: the cursor
+ *
+ * An empty list, an absent optional item: the common case of a
+ * discriminator, tested without a call into the list decoder.
+ *
+ * Return: true if a zero word was consumed, false (nothing consumed) if
+ * the next word is not zero or none remains.
+ */
+static inline bool rpcrdma_cursor_skip_zero(struct rpcrdma_cursor *c)
+{
+	if (c->p >= c->end || *c->p != xdr_zero)
+		return false;
+	c->p++;
+	return true;
+}
+
+/**
  * rpcrdma_cursor_pos - bytes consumed so far
  * @c: the cursor
  *
