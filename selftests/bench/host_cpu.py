@@ -54,16 +54,16 @@ def qemu_pid(out, guest):
 
 
 def insns(out, guest):
-    """Instructions the guest has executed so far, in all, in rpcrdma.ko
-    and in rdma_rxe.ko (insn-count.so), or -1 three times."""
+    """Instructions the guest has executed so far, in all, in rpcrdma.ko,
+    rdma_rxe.ko and sunrpc.ko (insn-count.so), or -1 four times."""
     try:
         with open(f"{out}/{guest}/insns", "rb") as f:
-            data = f.read(24)
+            data = f.read(32)
     except FileNotFoundError:
         data = b""
-    if len(data) != 24:
-        return [-1, -1, -1]
-    return [int.from_bytes(data[i:i + 8], "little") for i in (0, 8, 16)]
+    if len(data) != 32:
+        return [-1, -1, -1, -1]
+    return [int.from_bytes(data[i:i + 8], "little") for i in (0, 8, 16, 24)]
 
 
 def snapshot_blocks(out, mark):
@@ -106,7 +106,7 @@ def main():
             except FileNotFoundError:
                 sample.append(-1)       # the guest has ended
         counts = [insns(out, guest) for guest in ("client", "server")]
-        for i in range(3):
+        for i in range(4):
             sample += [counts[0][i], counts[1][i]]
         if profile:
             snapshot_blocks(out, mark)

@@ -10,9 +10,10 @@ spread (lowest and highest ratio) and every round's ratio follow.
 Metrics named *_cpu_us_client or *_cpu_us_server are CPU time per
 operation in that guest (*_host_cpu_us_*: the host's CPU time running
 it), *_kinsns_rpc_* the thousands of instructions it executed per RPC
-and *_rpcrdma_insns_rpc_* and *_rxe_insns_rpc_* the instructions it
-executed in rpcrdma.ko and in rdma_rxe.ko per RPC: lower is better, so their ratios are read the other way round (0.90
-means ours costs 10% less).
+and *_{rpcrdma,rxe,sunrpc}_insns_rpc_* the instructions it executed in
+rpcrdma.ko, rdma_rxe.ko and sunrpc.ko per RPC: lower is better, so
+their ratios are read the other way round (0.90 means ours costs 10%
+less).
 """
 import statistics
 import sys

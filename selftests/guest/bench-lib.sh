@@ -15,15 +15,15 @@
 # the CPU time the host spent running each guest's QEMU across the job,
 # per operation, which leaves out the time a guest's threads waited for a
 # host CPU, and the instructions each guest executed, in all, in
-# rpcrdma.ko and in rdma_rxe.ko, per RPC sent in the window (counted by
-# the QEMU plugin selftests/bench/insn-count.c, independent of the host's
-# speed).
+# rpcrdma.ko, rdma_rxe.ko and sunrpc.ko, per RPC sent in the window
+# (counted by the QEMU plugin selftests/bench/insn-count.c, independent
+# of the host's speed).
 #
 # Results go to /out/bench.csv as "round,module,metric,value"; the cost
 # figures are metrics named JOB_cpu_us_{client,server} (the guests'
 # jiffies), JOB_host_cpu_us_{client,server} (the host's CPU time),
 # JOB_kinsns_rpc_{client,server} (thousands of instructions) and
-# JOB_rpcrdma_insns_rpc_* and JOB_rxe_insns_rpc_* (instructions).
+# JOB_{rpcrdma,rxe,sunrpc}_insns_rpc_* (instructions).
 #
 # BENCH_PROFILE=1 (with BENCH_KERNEL=test) also runs the ftrace function
 # profiler on rpcrdma.ko in both guests during every job and writes
@@ -48,13 +48,14 @@ load_module() {
 }
 
 # text_ranges: tell the host's instruction counter (insn-count.so) where
-# the code of rpcrdma.ko and of rdma_rxe.ko is now: "NAME START END" per
-# module, in that order, from their functions in /proc/kallsyms (END: the
-# page after the one holding the last function, so that its body is in).
+# the code of rpcrdma.ko, rdma_rxe.ko and sunrpc.ko is now: "NAME START
+# END" per module, in that order, from their functions in /proc/kallsyms
+# (END: the page after the one holding the last function, so that its
+# body is in).
 text_ranges() {
 	local m lo hi
 
-	for m in rpcrdma rdma_rxe; do
+	for m in rpcrdma rdma_rxe sunrpc; do
 		# Fixed-width hex addresses: sorted as text, sorted as numbers.
 		read -r lo hi < <(grep -E "^[0-9a-f]+ [tT] .*[[:space:]]\[$m\]\$" \
 			/proc/kallsyms | sort | sed -n '1p;$p' |
@@ -395,9 +396,9 @@ measure() {
 	# Guests' busy and all jiffies, then the host's nanoseconds and the
 	# instruction counts (-1 without insn-count.so), client then server.
 	read -r cb0 ca0 sb0 sa0 chost0 shost0 cins0 sins0 crpc0 srpc0 \
-		crxe0 srxe0 </tmp/cpu.begin
+		crxe0 srxe0 csun0 ssun0 </tmp/cpu.begin
 	read -r cb1 ca1 sb1 sa1 chost1 shost1 cins1 sins1 crpc1 srpc1 \
-		crxe1 srxe1 </tmp/cpu.end
+		crxe1 srxe1 csun1 ssun1 </tmp/cpu.end
 	# Jiffies are 10 ms: microseconds per operation.
 	record "$round" "$mod" "${job}_cpu_us_client" \
 		$(( (cb1 - cb0) * 10000 / ops ))
@@ -428,6 +429,10 @@ measure() {
 			$(( (crxe1 - crxe0) / wrpcs ))
 		record "$round" "$mod" "${job}_rxe_insns_rpc_server" \
 			$(( (srxe1 - srxe0) / wrpcs ))
+		record "$round" "$mod" "${job}_sunrpc_insns_rpc_client" \
+			$(( (csun1 - csun0) / wrpcs ))
+		record "$round" "$mod" "${job}_sunrpc_insns_rpc_server" \
+			$(( (ssun1 - ssun0) / wrpcs ))
 		echo "  $job: $wrpcs RPCs; instructions per RPC: client" \
 			"$(( (cins1 - cins0) / wrpcs )), $(( (crpc1 - crpc0) / wrpcs ))" \
 			"in rpcrdma, $(( (crxe1 - crxe0) / wrpcs )) in rdma_rxe;" \
