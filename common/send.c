@@ -227,17 +227,17 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 			    unsigned int hdr_len, const struct xdr_buf *xdr,
 			    unsigned int split, unsigned int resume)
 {
-	unsigned int ranges[2][2] = { { 0, split }, { resume, xdr->len } };
-	unsigned int len, i;
+	unsigned int tail_len = resume < xdr->len ? xdr->len - resume : 0;
 	int rc;
 
 	ss->nr = 0;
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
 	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len);
-	for (i = 0; i < 2 && !rc; i++)
-		rc = rpcrdma_send_sges_gather(ss, xdr, ranges[i][0],
-					      ranges[i][1]);
+	if (!rc)
+		rc = rpcrdma_send_sges_gather(ss, xdr, 0, split);
+	if (!rc && tail_len)
+		rc = rpcrdma_send_sges_gather(ss, xdr, resume, xdr->len);
 	if (rc != -E2BIG) {
 		if (rc)
 			rpcrdma_send_sges_unmap(ss);
@@ -247,17 +247,13 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	/* Too many pieces for this device: copy them after the header. */
 	rpcrdma_send_sges_unmap(ss);
 	ss->maps_pages = false;
-	len = 0;
-	for (i = 0; i < 2; i++) {
-		if (ranges[i][0] >= ranges[i][1])
-			continue;
-		read_bytes_from_xdr_buf(xdr, ranges[i][0],
-					hdr_buf + hdr_len + len,
-					ranges[i][1] - ranges[i][0]);
-		len += ranges[i][1] - ranges[i][0];
-	}
-	ss->pulled_up = len;
-	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len + len);
+	if (split)
+		read_bytes_from_xdr_buf(xdr, 0, hdr_buf + hdr_len, split);
+	if (tail_len)
+		read_bytes_from_xdr_buf(xdr, resume, hdr_buf + hdr_len + split,
+					tail_len);
+	ss->pulled_up = split + tail_len;
+	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len + ss->pulled_up);
 	if (rc)
 		rpcrdma_send_sges_unmap(ss);
 	return rc;
