@@ -90,24 +90,6 @@ u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err)
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_wire_err_to_rdma_err);
 
 /**
- * rpcrdma_hdr_init - prepare a header structure for decoding or encoding
- * @hdr: structure to initialise (all fields are cleared)
- * @chunks: storage for Read and Write chunks
- * @max_chunks: number of entries in @chunks
- * @segs: storage for segments
- * @max_segs: number of entries in @segs
- */
-void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
-		      struct rpcrdma_chunk *chunks, unsigned int max_chunks,
-		      struct rpcrdma_segment *segs, unsigned int max_segs)
-{
-	memset(hdr, 0, sizeof(*hdr));
-	rpcrdma_chunk_lists_init(&hdr->lists, chunks, max_chunks, segs,
-				 max_segs);
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_hdr_init);
-
-/**
  * rpcrdma_decode_fixed - decode the four fixed header words
  * @c: cursor at the start of a transport header
  * @hdr: receives xid, vers, credits and proc; fixed_valid is set on

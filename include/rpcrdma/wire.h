@@ -414,6 +414,25 @@ static inline void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
 	rpcrdma_chunk_lists_reset(cl);
 }
 
+/**
+ * rpcrdma_hdr_init - prepare a header structure for decoding or encoding
+ * @hdr: structure to initialise (all fields are cleared)
+ * @chunks: storage for Read and Write chunks
+ * @max_chunks: number of entries in @chunks
+ * @segs: storage for segments
+ * @max_segs: number of entries in @segs
+ */
+static inline void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
+				    struct rpcrdma_chunk *chunks,
+				    unsigned int max_chunks,
+				    struct rpcrdma_segment *segs,
+				    unsigned int max_segs)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	rpcrdma_chunk_lists_init(&hdr->lists, chunks, max_chunks, segs,
+				 max_segs);
+}
+
 /*
  * Inline arithmetic (RFC 8166 sections 3.3.2 and 3.5), inline: a few
  * additions that each call and reply plan with.  Sizes saturate at
@@ -506,9 +525,6 @@ const char *rpcrdma_wire_err_name(enum rpcrdma_wire_err err);
 u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err);
 
 /* wire/header.c: whole headers */
-void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
-		      struct rpcrdma_chunk *chunks, unsigned int max_chunks,
-		      struct rpcrdma_segment *segs, unsigned int max_segs);
 enum rpcrdma_wire_err rpcrdma_decode_fixed(struct rpcrdma_cursor *c,
 					   struct rpcrdma_hdr *hdr);
 enum rpcrdma_wire_err rpcrdma_decode_hdr(struct rpcrdma_cursor *c,
