@@ -260,17 +260,6 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_build);
 
-/* Should the next Send ask for a completion?  Updates @q->unsignaled. */
-static bool rpcrdma_send_signal(struct rpcrdma_sendq *q, bool must)
-{
-	if (must || q->unsignaled + 1 >= q->batch) {
-		q->unsignaled = 0;
-		return true;
-	}
-	q->unsignaled++;
-	return false;
-}
-
 /**
  * rpcrdma_sendq_init - prepare an empty Send FIFO
  * @q: FIFO of a new connection; every Send is signaled until the
@@ -285,30 +274,6 @@ void rpcrdma_sendq_init(struct rpcrdma_sendq *q)
 	q->undo = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_init);
-
-/**
- * rpcrdma_sendq_add - queue a Send that is about to be posted
- * @q: FIFO of the Send Queue; the caller holds @q->lock, and keeps
- *	holding it until the post if other threads may post concurrently
- * @e: the Send's entry
- * @must_signal: this Send needs its own completion
- *
- * One Send in @q->batch is signaled, and every Send that must be.
- * Then at most @q->batch - 1 Sends in a row wait for the completion of
- * a later one, which is what the Send Queue must keep room for.
- *
- * Return: true to post the Send signaled.
- */
-bool rpcrdma_sendq_add(struct rpcrdma_sendq *q, struct rpcrdma_sendq_entry *e,
-		       bool must_signal)
-{
-	lockdep_assert_held(&q->lock);
-	q->undo = q->unsignaled;
-	list_add_tail(&e->node, &q->fifo);
-	e->queued = true;
-	return rpcrdma_send_signal(q, must_signal);
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_add);
 
 /**
  * rpcrdma_sendq_unadd - take back the last Send queued: its post failed
