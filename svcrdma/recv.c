@@ -31,6 +31,7 @@ static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd);
 static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	rpcrdma_recv_buf_release(&rc->rb, sx->device);
+	kfree(rc->read_spare);
 	kfree(rc);
 }
 
@@ -395,9 +396,10 @@ static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
  * @nr_wrs: Send Queue entries the Reads hold until they complete
  * @rws: the Read contexts
  * @lo: where each byte of the Call goes
+ * @max_pages: entries of @pages allocated (at least @lo.npages)
  * @pages: the pages the Call is rebuilt in (@lo.npages of them), taken
  *	from the nfsd thread that posted the Reads and handed to the one
- *	that finishes the Call
+ *	that finishes the Call; NULL where they moved on
  *
  * The nfsd thread that receives a Call with Read chunks posts the Reads
  * and goes on to other work; the completion queues the Call on
@@ -414,8 +416,49 @@ struct srdma_read {
 	unsigned int nr_wrs;
 	struct list_head rws;
 	struct srdma_call_layout lo;
+	unsigned int max_pages;
 	struct page *pages[];
 };
+
+/* Pages a Read's state is allocated for at least: a Call of 64 KiB. */
+#define SRDMA_READ_MIN_PAGES	17
+
+/*
+ * The state of @rc's Reads for a Call rebuilt in @npages pages: the
+ * spare one of an earlier Call if it is big enough, else a new one.
+ */
+static struct srdma_read *srdma_read_get(struct srdma_recv *rc,
+					 unsigned int npages)
+{
+	struct srdma_read *rd = rc->read_spare;
+	unsigned int max_pages;
+
+	rc->read_spare = NULL;
+	if (rd && rd->max_pages >= npages) {
+		max_pages = rd->max_pages;
+		/* Its pages are all NULL: srdma_read_put() saw to that. */
+		memset(rd, 0, offsetof(struct srdma_read, pages));
+	} else {
+		kfree(rd);
+		max_pages = max_t(unsigned int, npages, SRDMA_READ_MIN_PAGES);
+		rd = kzalloc(struct_size(rd, pages, max_pages), GFP_KERNEL);
+		if (!rd)
+			return NULL;
+	}
+	rd->max_pages = max_pages;
+	rd->rc = rc;
+	INIT_LIST_HEAD(&rd->rws);
+	return rd;
+}
+
+/* @rd's contexts are gone and its pages NULL: keep it as @rc's spare. */
+static void srdma_read_put(struct srdma_recv *rc, struct srdma_read *rd)
+{
+	if (rc->read_spare)
+		kfree(rd);
+	else
+		rc->read_spare = rd;
+}
 
 /* Undo a Read's contexts and drop its pages (none if they moved on). */
 static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd)
@@ -423,10 +466,12 @@ static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd)
 	unsigned int i;
 
 	srdma_rw_destroy_list(sx, &rd->rws);
-	for (i = 0; i < rd->lo.npages; i++)
+	for (i = 0; i < rd->lo.npages; i++) {
 		if (rd->pages[i])
 			put_page(rd->pages[i]);
-	kfree(rd);
+		rd->pages[i] = NULL;
+	}
+	srdma_read_put(rd->rc, rd);
 }
 
 static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -623,12 +668,10 @@ static int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 				sx->xprt.xpt_server->sv_max_mesg, &lo);
 	if (err)
 		return err;
-	rd = kzalloc(struct_size(rd, pages, lo.npages), GFP_KERNEL);
+	rd = srdma_read_get(rc, lo.npages);
 	if (!rd)
 		return -ENOMEM;
 	rd->lo = lo;
-	rd->rc = rc;
-	INIT_LIST_HEAD(&rd->rws);
 	err = srdma_call_fill(sx, rqstp, rc, &rd->lo, &rd->rws);
 	if (err) {
 		srdma_read_free(sx, rd);
@@ -685,7 +728,7 @@ static int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 		srdma_arg_assembled(rqstp, &rd->lo);
 	rqstp->rq_respages = rqstp->rq_pages + rd->lo.npages;
 	rqstp->rq_next_page = rqstp->rq_respages + 1;
-	kfree(rd);
+	srdma_read_put(rc, rd);
 
 	for (i = 0; i < cl->nr_read_chunks; i++)
 		bytes += cl->read[i].length;

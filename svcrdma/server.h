@@ -346,6 +346,9 @@ struct srdma_read;
  * @nr_payloads: entries of @payloads in use
  * @read: the RDMA Reads of the Call's chunks while they are in flight or
  *	waiting in rx_read_done; NULL otherwise
+ * @read_spare: the state of an earlier Call's Reads, kept for the next
+ *	Call with Read chunks this Receive brings (NULL if none): a
+ *	connection that writes allocates it once per Receive, not per Call
  */
 struct srdma_recv {
 	struct list_head node;
@@ -362,6 +365,7 @@ struct srdma_recv {
 	unsigned int nr_payloads;
 
 	struct srdma_read *read;
+	struct srdma_read *read_spare;
 };
 
 /* Scatterlist entries a struct srdma_rw carries without an allocation. */
