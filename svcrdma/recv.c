@@ -12,6 +12,7 @@
  * Receive buffer, which goes back to the free list when nfsd releases
  * the request (srdma_release_ctxt()).
  */
+#include <kunit/visibility.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
 
@@ -385,50 +386,12 @@ static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
 	}
 }
 
-/**
- * struct srdma_read - the RDMA Reads of one Call, posted together
- * @cqe: completion of the last (signaled) Read
- * @cid: completion ID of @cqe, for the trace
- * @rc: the Call's Receive
- * @status: the completion's status
- * @posted: when the Reads were posted (only if svcrdma_wc_read is on)
- * @bytes: bytes the Reads move (only if svcrdma_wc_read is on)
- * @nr_wrs: Send Queue entries the Reads hold until they complete
- * @rws: the Read contexts
- * @lo: where each byte of the Call goes
- * @max_pages: entries of @pages allocated (at least @lo.npages)
- * @pages: the pages the Call is rebuilt in (@lo.npages of them), taken
- *	from the nfsd thread that posted the Reads and handed to the one
- *	that finishes the Call; NULL where they moved on
- *
- * The nfsd thread that receives a Call with Read chunks posts the Reads
- * and goes on to other work; the completion queues the Call on
- * rx_read_done, and the next srdma_recvfrom() on the connection
- * finishes it.  So a few nfsd threads keep many Reads in flight.
- */
-struct srdma_read {
-	struct ib_cqe cqe;
-	struct rpcrdma_cid cid;
-	struct srdma_recv *rc;
-	enum ib_wc_status status;
-	ktime_t posted;
-	unsigned int bytes;
-	unsigned int nr_wrs;
-	struct list_head rws;
-	struct srdma_call_layout lo;
-	unsigned int max_pages;
-	struct page *pages[];
-};
-
-/* Pages a Read's state is allocated for at least: a Call of 64 KiB. */
-#define SRDMA_READ_MIN_PAGES	17
-
 /*
  * The state of @rc's Reads for a Call rebuilt in @npages pages: the
  * spare one of an earlier Call if it is big enough, else a new one.
  */
-static struct srdma_read *srdma_read_get(struct srdma_recv *rc,
-					 unsigned int npages)
+VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
+						   unsigned int npages)
 {
 	struct srdma_read *rd = rc->read_spare;
 	unsigned int max_pages;
@@ -450,15 +413,18 @@ static struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 	INIT_LIST_HEAD(&rd->rws);
 	return rd;
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_get);
 
 /* @rd's contexts are gone and its pages NULL: keep it as @rc's spare. */
-static void srdma_read_put(struct srdma_recv *rc, struct srdma_read *rd)
+VISIBLE_IF_KUNIT void srdma_read_put(struct srdma_recv *rc,
+				     struct srdma_read *rd)
 {
 	if (rc->read_spare)
 		kfree(rd);
 	else
 		rc->read_spare = rd;
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
 
 /* Undo a Read's contexts and drop its pages (none if they moved on). */
 static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd)

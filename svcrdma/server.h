@@ -368,6 +368,44 @@ struct srdma_recv {
 	struct srdma_read *read_spare;
 };
 
+/**
+ * struct srdma_read - the RDMA Reads of one Call, posted together
+ * @cqe: completion of the last (signaled) Read
+ * @cid: completion ID of @cqe, for the trace
+ * @rc: the Call's Receive
+ * @status: the completion's status
+ * @posted: when the Reads were posted (only if svcrdma_wc_read is on)
+ * @bytes: bytes the Reads move (only if svcrdma_wc_read is on)
+ * @nr_wrs: Send Queue entries the Reads hold until they complete
+ * @rws: the Read contexts
+ * @lo: where each byte of the Call goes
+ * @max_pages: entries of @pages allocated (at least @lo.npages)
+ * @pages: the pages the Call is rebuilt in (@lo.npages of them), taken
+ *	from the nfsd thread that posted the Reads and handed to the one
+ *	that finishes the Call; NULL where they moved on
+ *
+ * The nfsd thread that receives a Call with Read chunks posts the Reads
+ * and goes on to other work; the completion queues the Call on
+ * rx_read_done, and the next srdma_recvfrom() on the connection
+ * finishes it.  So a few nfsd threads keep many Reads in flight.
+ */
+struct srdma_read {
+	struct ib_cqe cqe;
+	struct rpcrdma_cid cid;
+	struct srdma_recv *rc;
+	enum ib_wc_status status;
+	ktime_t posted;
+	unsigned int bytes;
+	unsigned int nr_wrs;
+	struct list_head rws;
+	struct srdma_call_layout lo;
+	unsigned int max_pages;
+	struct page *pages[];
+};
+
+/* Pages a Read's state is allocated for at least: a Call of 64 KiB. */
+#define SRDMA_READ_MIN_PAGES	17
+
 /* Scatterlist entries a struct srdma_rw carries without an allocation. */
 #define SRDMA_RW_INLINE_SGES	16
 
@@ -505,6 +543,10 @@ int srdma_recvfrom(struct svc_rqst *rqstp);
 void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 		      bool answer, enum rpcrdma_wire_err err);
+#if IS_ENABLED(CONFIG_KUNIT)
+struct srdma_read *srdma_read_get(struct srdma_recv *rc, unsigned int npages);
+void srdma_read_put(struct srdma_recv *rc, struct srdma_read *rd);
+#endif
 
 /* rw.c */
 int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,

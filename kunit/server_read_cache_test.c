@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the state of a Call's RDMA Reads kept with its Receive
+ * (srdma_read_get() and srdma_read_put() in svcrdma/recv.c).  A Receive
+ * keeps one spare: the next Call with Read chunks it brings reuses it,
+ * zeroed, if it has room for that Call's pages; else it is freed and a
+ * new one, of at least SRDMA_READ_MIN_PAGES pages, is made.  No device
+ * is needed: these run on a bare struct srdma_recv.  kmemleak, in the
+ * test kernel, catches a state that was dropped instead of freed.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+
+#include "../svcrdma/server.h"
+
+static struct srdma_recv *rdc_recv(struct kunit *test)
+{
+	struct srdma_recv *rc;
+
+	rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	return rc;
+}
+
+/* Free what the Receive still holds, as srdma_recv_free() does. */
+static void rdc_release(struct srdma_recv *rc)
+{
+	kfree(rc->read_spare);
+	rc->read_spare = NULL;
+}
+
+/* @rd is as a fresh allocation of @max_pages pages would be. */
+static void rdc_expect_fresh(struct kunit *test, struct srdma_recv *rc,
+			     struct srdma_read *rd, unsigned int max_pages)
+{
+	unsigned int i;
+
+	KUNIT_EXPECT_PTR_EQ(test, rd->rc, rc);
+	KUNIT_EXPECT_EQ(test, rd->max_pages, max_pages);
+	KUNIT_EXPECT_TRUE(test, list_empty(&rd->rws));
+	KUNIT_EXPECT_EQ(test, rd->status, 0);
+	KUNIT_EXPECT_EQ(test, rd->bytes, 0U);
+	KUNIT_EXPECT_EQ(test, rd->nr_wrs, 0U);
+	KUNIT_EXPECT_EQ(test, rd->lo.npages, 0U);
+	for (i = 0; i < max_pages; i++)
+		KUNIT_EXPECT_NULL(test, rd->pages[i]);
+}
+
+/* Dirty what a Call's Reads set, as a finished Call leaves it. */
+static void rdc_use(struct srdma_read *rd, unsigned int npages)
+{
+	rd->status = IB_WC_REM_ACCESS_ERR;
+	rd->bytes = npages * PAGE_SIZE;
+	rd->nr_wrs = npages;
+	rd->lo.npages = npages;
+}
+
+struct rdc_vec {
+	const char *name;
+	unsigned int first;	/* pages of the first Call */
+	unsigned int second;	/* pages of the next Call on the Receive */
+	bool reused;		/* the second reuses the first's state */
+	unsigned int max_pages;	/* the second's state has room for */
+};
+
+static const struct rdc_vec rdc_vecs[] = {
+	{ "4 KiB then 4 KiB: reused",	2,  2,   true,  SRDMA_READ_MIN_PAGES },
+	{ "4 KiB then 64 KiB: reused",	2,  SRDMA_READ_MIN_PAGES, true,
+	  SRDMA_READ_MIN_PAGES },
+	{ "4 KiB then 1 MiB: new",	2,  257, false, 257 },
+	{ "1 MiB then 4 KiB: reused",	257, 2,  true,  257 },
+	{ "none then one page: reused",	0,  1,   true,  SRDMA_READ_MIN_PAGES },
+};
+
+static void rdc_desc(const struct rdc_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rdc, rdc_vecs, rdc_desc);
+
+/* Two Calls in turn on one Receive. */
+static void read_cache_reuse_case(struct kunit *test)
+{
+	const struct rdc_vec *v = test->param_value;
+	struct srdma_recv *rc = rdc_recv(test);
+	struct srdma_read *first, *second;
+
+	first = srdma_read_get(rc, v->first);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	rdc_expect_fresh(test, rc, first,
+			 max_t(unsigned int, v->first, SRDMA_READ_MIN_PAGES));
+	KUNIT_EXPECT_NULL(test, rc->read_spare);
+	rdc_use(first, v->first);
+	srdma_read_put(rc, first);
+	KUNIT_EXPECT_PTR_EQ(test, rc->read_spare, first);
+
+	second = srdma_read_get(rc, v->second);
+	KUNIT_ASSERT_NOT_NULL(test, second);
+	KUNIT_EXPECT_NULL(test, rc->read_spare);
+	/* When not reused, the first was freed: kmemleak would see it. */
+	if (v->reused)
+		KUNIT_EXPECT_PTR_EQ(test, second, first);
+	rdc_expect_fresh(test, rc, second, v->max_pages);
+	srdma_read_put(rc, second);
+	rdc_release(rc);
+}
+
+/* A Receive keeps one spare: a second state given back is freed. */
+static void read_cache_one_spare_case(struct kunit *test)
+{
+	struct srdma_recv *rc = rdc_recv(test);
+	struct srdma_read *a, *b;
+
+	a = srdma_read_get(rc, 2);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	b = srdma_read_get(rc, 2);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_PTR_NE(test, a, b);
+	srdma_read_put(rc, a);
+	srdma_read_put(rc, b);
+	KUNIT_EXPECT_PTR_EQ(test, rc->read_spare, a);
+	rdc_release(rc);
+}
+
+static struct kunit_case rpcrdma_server_read_cache_cases[] = {
+	KUNIT_CASE_PARAM(read_cache_reuse_case, rdc_gen_params),
+	KUNIT_CASE(read_cache_one_spare_case),
+	{}
+};
+
+static struct kunit_suite rpcrdma_server_read_cache_suite = {
+	.name = "rpcrdma_server_read_cache",
+	.test_cases = rpcrdma_server_read_cache_cases,
+};
+
+kunit_test_suites(&rpcrdma_server_read_cache_suite);
