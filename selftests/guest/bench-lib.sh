@@ -38,12 +38,31 @@ CPU_MARK=0
 PROFILE=${BENCH_PROFILE:-0}
 PROFILE_FILTER=${BENCH_PROFILE_FILTER:-:mod:rpcrdma}
 
-# load_module ours|stock
+# load_module ours|stock: load the module of that slot of the round.
+# For an A/B run of two settings of our own module, BENCH_VERSUS=ours
+# puts ours in the "stock" slot as well; BENCH_SYSCTL_OURS and
+# BENCH_SYSCTL_STOCK ("NAME=VALUE ...", NAME under /proc/sys/sunrpc/)
+# are set after each slot's module is loaded, before anything uses it.
 load_module() {
+	local kv sysctls
+
 	case $1 in
-	ours) load_our_rpcrdma "$RPCRDMA_KO" ;;
-	stock) load_stock_rpcrdma ;;
+	ours)
+		load_our_rpcrdma "$RPCRDMA_KO"
+		sysctls=${BENCH_SYSCTL_OURS:-} ;;
+	stock)
+		if [ "${BENCH_VERSUS:-stock}" = ours ]; then
+			load_our_rpcrdma "$RPCRDMA_KO"
+		else
+			load_stock_rpcrdma
+		fi
+		sysctls=${BENCH_SYSCTL_STOCK:-} ;;
 	esac
+	for kv in $sysctls; do
+		echo "${kv#*=}" >"/proc/sys/sunrpc/${kv%%=*}" ||
+			fail "cannot set sunrpc/${kv%%=*} to ${kv#*=}"
+		step "$1 slot: sunrpc/${kv%%=*} = $(cat "/proc/sys/sunrpc/${kv%%=*}")"
+	done
 	text_ranges
 }
 
