@@ -50,7 +50,8 @@ static struct rpcrdma_chunk *rpcrdma_new_read_chunk(struct rpcrdma_chunk_lists *
 }
 
 /* Caller checked that a chunk slot is free. */
-static struct rpcrdma_chunk *rpcrdma_new_write_chunk(struct rpcrdma_chunk_lists *cl)
+static inline struct rpcrdma_chunk *
+rpcrdma_new_write_chunk(struct rpcrdma_chunk_lists *cl)
 {
 	struct rpcrdma_chunk *chunk = &cl->write[cl->nr_write_chunks++];
 
@@ -62,11 +63,12 @@ static struct rpcrdma_chunk *rpcrdma_new_write_chunk(struct rpcrdma_chunk_lists 
 /*
  * Append @seg to @chunk, which must be the chunk most recently started,
  * so that its segments stay contiguous in the storage.  The caller
- * checked that a segment slot is free.
+ * checked that a segment slot is free.  Inline: every segment that is
+ * decoded or added goes through it.
  */
-static enum rpcrdma_wire_err rpcrdma_append_seg(struct rpcrdma_chunk_lists *cl,
-						struct rpcrdma_chunk *chunk,
-						const struct rpcrdma_segment *seg)
+static inline enum rpcrdma_wire_err
+rpcrdma_append_seg(struct rpcrdma_chunk_lists *cl, struct rpcrdma_chunk *chunk,
+		   const struct rpcrdma_segment *seg)
 {
 	u64 length = (u64)chunk->length + seg->length;
 
