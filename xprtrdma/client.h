@@ -431,8 +431,7 @@ void xrdma_ep_close(struct xrdma_xprt *rx);
 int xrdma_mr_pool_init(struct xrdma_ep *ep);
 void xrdma_mr_pool_destroy(struct xrdma_ep *ep);
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
-		       unsigned int offset, unsigned int len, bool writing,
-		       struct rpcrdma_segment *segs, unsigned int max_segs);
+		       unsigned int offset, unsigned int len, bool writing);
 void xrdma_mrs_release(struct xrdma_req *req);
 int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey);
 void xrdma_mrs_invalidate_sync(struct xrdma_req *req);

@@ -61,6 +61,10 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	}
 	mr->ibmr = ibmr;
 	mr->ep = ep;
+	/* What every registration of this MR posts the same way. */
+	mr->reg_wr.wr.opcode = IB_WR_REG_MR;
+	mr->reg_wr.wr.wr_cqe = &mr->cqe;
+	mr->reg_wr.mr = ibmr;
 	mr->cqe.done = xrdma_mr_reg_done;
 	mr->li_cqe.done = xrdma_mr_inv_done;
 	rpcrdma_cid_init(&mr->cid, ep->ib.send_cq, ibmr->res.id);
@@ -173,12 +177,11 @@ static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
 /*
  * Register one run of memory: @len bytes starting at byte @base of the
  * page vector @pages, or, if @pages is NULL, at kernel address @kaddr.
- * Emits one segment per MR into @segs.
+ * Returns the number of MRs added to @req (each one segment, mr->seg).
  */
 static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 			      void *kaddr, unsigned int base, unsigned int len,
-			      bool writing, struct rpcrdma_segment *segs,
-			      unsigned int max_segs)
+			      bool writing)
 {
 	struct xrdma_ep *ep = req->rx->ep;
 	unsigned int nsegs = 0;
@@ -188,7 +191,7 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 		unsigned int nsg = 0, want;
 		int mapped, n;
 
-		if (nsegs == max_segs || req->nr_mrs == XRDMA_MAX_MRS)
+		if (req->nr_mrs == XRDMA_MAX_MRS)
 			return -EMSGSIZE;
 		mr = xrdma_mr_get(ep);
 		if (!mr) {
@@ -242,12 +245,6 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 		}
 
 		ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
-		mr->reg_wr.wr.next = NULL;
-		mr->reg_wr.wr.opcode = IB_WR_REG_MR;
-		mr->reg_wr.wr.wr_cqe = &mr->cqe;
-		mr->reg_wr.wr.num_sge = 0;
-		mr->reg_wr.wr.send_flags = 0;
-		mr->reg_wr.mr = mr->ibmr;
 		mr->reg_wr.key = mr->ibmr->rkey;
 		mr->reg_wr.access = writing ?
 			IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE :
@@ -256,7 +253,7 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 		mr->seg.handle = mr->ibmr->rkey;
 		mr->seg.length = mr->ibmr->length;
 		mr->seg.offset = mr->ibmr->iova;
-		segs[nsegs++] = mr->seg;
+		nsegs++;
 		trace_xprtrdma_mr_map(mr);
 	}
 	return nsegs;
@@ -269,18 +266,17 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
  * @offset: first byte of @xdr to register
  * @len: number of bytes to register
  * @writing: the server will write (true) or read (false) the memory
- * @segs: where to store one segment per MR
- * @max_segs: room in @segs
  *
  * The head, the page list and the tail are registered separately, so
- * a chunk over all three has at least three segments.  On error, MRs
+ * a chunk over all three has at least three segments.  The MRs are
+ * added to @req->mrs in the order of the bytes they cover; each one's
+ * segment, as the server is to be told, is its @seg.  On error, MRs
  * already taken stay in @req and are released by xrdma_mrs_release().
  *
- * Return: number of segments stored, or -errno.
+ * Return: number of MRs added, or -errno.
  */
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
-		       unsigned int offset, unsigned int len, bool writing,
-		       struct rpcrdma_segment *segs, unsigned int max_segs)
+		       unsigned int offset, unsigned int len, bool writing)
 {
 	unsigned int nsegs = 0;
 	struct {
@@ -305,8 +301,7 @@ int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
 		}
 		take = min(len, part[i].len - offset);
 		n = xrdma_register_run(req, part[i].pages, part[i].kaddr,
-				       part[i].base + offset, take, writing,
-				       segs + nsegs, max_segs - nsegs);
+				       part[i].base + offset, take, writing);
 		if (n < 0)
 			return n;
 		nsegs += n;

@@ -76,43 +76,38 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc)
 	return 0;
 }
 
-/* Add @n registered segments to the chunk of @type being built. */
-static int xrdma_add_segs(struct rpcrdma_chunk_lists *cl,
-			  enum xrdma_chunktype type, u32 position,
-			  const struct rpcrdma_segment *segs, int n)
-{
-	int i, rc = 0;
-
-	for (i = 0; i < n && !rc; i++) {
-		switch (type) {
-		case XRDMA_READCH:
-		case XRDMA_AREADCH:
-			rc = rpcrdma_add_read_segment(cl, position, &segs[i]);
-			break;
-		case XRDMA_WRITECH:
-			rc = rpcrdma_add_write_segment(cl, &segs[i]);
-			break;
-		default:
-			rc = rpcrdma_add_reply_segment(cl, &segs[i]);
-		}
-	}
-	return rc;
-}
-
-/* Register @len bytes of @xdr from @offset as a chunk of @type. */
+/*
+ * Register @len bytes of @xdr from @offset as a chunk of @type: its
+ * segments are those of the MRs this adds to @req, in order.
+ */
 static int xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
 				unsigned int offset, unsigned int len,
 				enum xrdma_chunktype type, u32 position)
 {
 	bool server_writes = type == XRDMA_WRITECH || type == XRDMA_REPLYCH;
-	struct rpcrdma_segment segs[XRDMA_MAX_MRS];
-	int n;
+	struct rpcrdma_chunk_lists *cl = &req->offered;
+	unsigned int first = req->nr_mrs;
+	int i, n, rc = 0;
 
-	n = xrdma_register_xdr(req, xdr, offset, len, server_writes, segs,
-			       ARRAY_SIZE(segs));
+	n = xrdma_register_xdr(req, xdr, offset, len, server_writes);
 	if (n < 0)
 		return n;
-	return xrdma_add_segs(&req->offered, type, position, segs, n);
+	for (i = 0; i < n && !rc; i++) {
+		const struct rpcrdma_segment *seg = &req->mrs[first + i]->seg;
+
+		switch (type) {
+		case XRDMA_READCH:
+		case XRDMA_AREADCH:
+			rc = rpcrdma_add_read_segment(cl, position, seg);
+			break;
+		case XRDMA_WRITECH:
+			rc = rpcrdma_add_write_segment(cl, seg);
+			break;
+		default:
+			rc = rpcrdma_add_reply_segment(cl, seg);
+		}
+	}
+	return rc;
 }
 
 /*
