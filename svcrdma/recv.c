@@ -27,7 +27,7 @@ static const struct rpcrdma_wire_limits srdma_call_limits = {
 };
 
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
-static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd);
+static void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd);
 
 static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
@@ -209,7 +209,7 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 	list_splice_init(&sx->rx_reading, &sx->rx_read_done);
 	/* Their Reads were flushed by the drain: nothing uses the pages. */
 	list_for_each_entry(rc, &sx->rx_read_done, node) {
-		srdma_read_free(sx, rc->read);
+		srdma_read_release(sx, rc->read);
 		rc->read = NULL;
 	}
 	list_splice_init(&sx->rx_read_done, &sx->recv_free);
@@ -426,8 +426,10 @@ VISIBLE_IF_KUNIT void srdma_read_put(struct srdma_recv *rc,
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
 
-/* Undo a Read's contexts and drop its pages (none if they moved on). */
-static void srdma_read_free(struct srdma_xprt *sx, struct srdma_read *rd)
+/* Undo a Read's contexts, drop its pages (none if they moved on), keep
+ * the rest as its Receive's spare.
+ */
+static void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd)
 {
 	unsigned int i;
 
@@ -640,7 +642,7 @@ static int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	rd->lo = lo;
 	err = srdma_call_fill(sx, rqstp, rc, &rd->lo, &rd->rws);
 	if (err) {
-		srdma_read_free(sx, rd);
+		srdma_read_release(sx, rd);
 		return err;
 	}
 
@@ -657,7 +659,7 @@ static int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	err = srdma_read_post(sx, rd);
 	if (err) {
 		rc->read = NULL;
-		srdma_read_free(sx, rd);
+		srdma_read_release(sx, rd);
 	}
 	return err;
 }
@@ -675,7 +677,7 @@ static int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 
 	rc->read = NULL;
 	if (rd->status != IB_WC_SUCCESS) {
-		srdma_read_free(sx, rd);
+		srdma_read_release(sx, rd);
 		srdma_close(sx, "RDMA Read failed");
 		return -EIO;
 	}
