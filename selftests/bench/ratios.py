@@ -14,6 +14,13 @@ and *_{rpcrdma,rxe,sunrpc}_insns_rpc_* the instructions it executed in
 rpcrdma.ko, rdma_rxe.ko and sunrpc.ko per RPC, *_transport_insns_rpc_*
 the sum of the rpcrdma and sunrpc counts: lower is better, so their
 ratios are read the other way round (0.90 means ours costs 10% less).
+
+*_kinsns_rpc_*_less_rpcrdma, for the guest whose module is swapped (the
+title's first word), set its count with ours less what rpcrdma.ko
+executed against its whole count with stock, and *_less_transport
+take sunrpc.ko's share out as well: the ratio the guest would reach if
+our module (and then the RPC layer too) cost nothing, everything else
+staying as measured.  They bound what work on the transport can gain.
 """
 import statistics
 import sys
@@ -26,7 +33,7 @@ def is_cost(metric):
 
 def table(vals, metrics, title):
     print(title)
-    print(f"{'metric':<40} {'stock':>9} {'ours':>9} {'ratio':>6} "
+    print(f"{'metric':<46} {'stock':>9} {'ours':>9} {'ratio':>6} "
           f"{'spread':>11}  rounds")
     medians = {}
     for metric in metrics:
@@ -43,7 +50,7 @@ def table(vals, metrics, title):
         r = statistics.median(ratios)
         medians[metric] = r
         every = " ".join(f"{x:.2f}" for x in ratios)
-        print(f"{metric:<40} {statistics.median(stock):>9.1f} "
+        print(f"{metric:<46} {statistics.median(stock):>9.1f} "
               f"{statistics.median(ours):>9.1f} {r:>6.2f} "
               f"{min(ratios):>5.2f}-{max(ratios):<5.2f}  {every}")
     return medians
@@ -66,6 +73,24 @@ def add_transport(vals):
             total[mod] = d[mod] + other[mod]
 
 
+def add_floors(vals, tested):
+    """JOB_kinsns_rpc_GUEST_less_{rpcrdma,transport}: see the docstring."""
+    for (metric, rnd), d in list(vals.items()):
+        if not metric.endswith(f"_kinsns_rpc_{tested}"):
+            continue
+        if "ours" not in d or "stock" not in d:
+            continue
+        job, guest = metric.split("_kinsns_rpc_")
+        for part in ("rpcrdma", "transport"):
+            own = vals.get((f"{job}_{part}_insns_rpc_{guest}", rnd), {})
+            if "ours" not in own:
+                continue
+            vals[(f"{metric}_less_{part}", rnd)] = {
+                "ours": d["ours"] - own["ours"] / 1000,
+                "stock": d["stock"],
+            }
+
+
 def main():
     path, title = sys.argv[1], sys.argv[2]
     vals = defaultdict(dict)
@@ -73,6 +98,7 @@ def main():
         rnd, mod, metric, value = line.strip().split(",")
         vals[(metric, rnd)][mod] = float(value)
     add_transport(vals)
+    add_floors(vals, title.split(":")[0])
     metrics = sorted({m for m, _ in vals})
     speed = table(vals, [m for m in metrics if not is_cost(m)],
                   title + ": throughput, ours/stock (higher is better)")
