@@ -15,44 +15,103 @@
 #include "server.h"
 #include "trace.h"
 
-/* Walks the page-bounded pieces of a byte range of an xdr_buf. */
-struct srdma_piece_iter {
-	const struct xdr_buf *xdr;
-	unsigned int pos;
-	unsigned int end;
-};
-
-static bool srdma_next_piece(struct srdma_piece_iter *it, struct page **page,
-			     unsigned int *off, unsigned int *len)
+/* Fill entries from *@sgp on with the page pieces of @len bytes at @kaddr. */
+static bool srdma_sg_kvec(struct scatterlist **sgp, unsigned int *left,
+			  const void *kaddr, unsigned int len)
 {
-	const struct xdr_buf *xdr = it->xdr;
-	unsigned int hlen = xdr->head[0].iov_len, plen = xdr->page_len;
-	const void *kaddr = NULL;
-	unsigned int n;
+	while (len) {
+		unsigned int off = offset_in_page(kaddr);
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - off);
 
-	if (it->pos >= it->end)
-		return false;
-	if (it->pos < hlen) {
-		kaddr = xdr->head[0].iov_base + it->pos;
-		n = min(it->end, hlen) - it->pos;
-	} else if (it->pos < hlen + plen) {
-		unsigned int pbase = xdr->page_base + it->pos - hlen;
-
-		*page = xdr->pages[pbase >> PAGE_SHIFT];
-		*off = offset_in_page(pbase);
-		n = min(it->end, hlen + plen) - it->pos;
-	} else {
-		kaddr = xdr->tail[0].iov_base + (it->pos - hlen - plen);
-		n = it->end - it->pos;
+		if (!*left)
+			return false;
+		sg_set_page(*sgp, rpcrdma_kaddr_page(kaddr), n, off);
+		*sgp = sg_next(*sgp);
+		(*left)--;
+		kaddr += n;
+		len -= n;
 	}
-	if (kaddr) {
-		*page = rpcrdma_kaddr_page(kaddr);
-		*off = offset_in_page(kaddr);
-	}
-	*len = min_t(unsigned int, n, PAGE_SIZE - *off);
-	it->pos += *len;
 	return true;
 }
+
+/* The same for @len bytes from byte @base of the page vector @pages. */
+static bool srdma_sg_pages(struct scatterlist **sgp, unsigned int *left,
+			   struct page **pages, unsigned int base,
+			   unsigned int len)
+{
+	unsigned int off = offset_in_page(base);
+	struct page **pp = pages + (base >> PAGE_SHIFT);
+	struct scatterlist *sg = *sgp;
+	unsigned int count;
+
+	count = DIV_ROUND_UP(off + len, PAGE_SIZE);
+	if (count > *left)
+		return false;
+	*left -= count;
+	while (count--) {
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - off);
+
+		sg_set_page(sg, *pp++, n, off);
+		sg = sg_next(sg);
+		len -= n;
+		off = 0;
+	}
+	*sgp = sg;
+	return true;
+}
+
+/**
+ * srdma_rw_fill_sg - describe a byte range of an xdr_buf in a scatterlist
+ * @sgl: the scatterlist, @nents entries
+ * @nents: entries the range takes, as rpcrdma_xdr_count_runs() counts
+ *	them with a run of one page
+ * @xdr: the buffer
+ * @offset: first byte of the range
+ * @len: bytes in the range
+ *
+ * One entry per page-bounded piece of the head, of the page vector and
+ * of the tail, in that order; no entry spans two of them.
+ *
+ * Return: true if the range lies within @xdr and took exactly @nents
+ * entries; false, with nothing to be posted, otherwise.
+ */
+VISIBLE_IF_KUNIT bool srdma_rw_fill_sg(struct scatterlist *sgl,
+				       unsigned int nents,
+				       const struct xdr_buf *xdr,
+				       unsigned int offset, unsigned int len)
+{
+	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	struct scatterlist *sg = sgl;
+	unsigned int left = nents, take;
+
+	if (offset < head->iov_len) {
+		take = min_t(unsigned int, len, head->iov_len - offset);
+		if (!srdma_sg_kvec(&sg, &left, head->iov_base + offset, take))
+			return false;
+		len -= take;
+		offset = 0;
+	} else {
+		offset -= head->iov_len;
+	}
+	if (len && offset < xdr->page_len) {
+		take = min(len, xdr->page_len - offset);
+		if (!srdma_sg_pages(&sg, &left, xdr->pages,
+				    xdr->page_base + offset, take))
+			return false;
+		len -= take;
+		offset = 0;
+	} else if (len) {
+		offset -= xdr->page_len;
+	}
+	if (len) {
+		if (offset > tail->iov_len || len > tail->iov_len - offset)
+			return false;
+		if (!srdma_sg_kvec(&sg, &left, tail->iov_base + offset, len))
+			return false;
+	}
+	return !left;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_fill_sg);
 
 /**
  * srdma_rw_get - a context for a segment of @nents pieces
@@ -143,11 +202,8 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 					const struct rpcrdma_segment *seg,
 					enum dma_data_direction dir)
 {
-	struct srdma_piece_iter it = { xdr, offset, offset + len };
-	unsigned int nents, off, n, i;
-	struct scatterlist *sg;
+	unsigned int nents;
 	struct srdma_rw *rw;
-	struct page *page;
 	int rc;
 
 	nents = rpcrdma_xdr_count_runs(xdr, offset, len, 1);
@@ -156,12 +212,7 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 	rw = srdma_rw_get(sx, nents);
 	if (!rw)
 		return ERR_PTR(-ENOMEM);
-	sg = rw->sgt.sgl;
-	for (i = 0; i < nents && srdma_next_piece(&it, &page, &off, &n); i++) {
-		sg_set_page(sg, page, n, off);
-		sg = sg_next(sg);
-	}
-	if (it.pos != it.end || i != nents) {
+	if (!srdma_rw_fill_sg(rw->sgt.sgl, nents, xdr, offset, len)) {
 		/* The count and the walk disagree: never post that. */
 		srdma_rw_put(sx, rw);
 		return ERR_PTR(-EIO);
