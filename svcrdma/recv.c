@@ -14,6 +14,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/highmem.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "server.h"
@@ -426,19 +427,25 @@ VISIBLE_IF_KUNIT void srdma_read_put(struct srdma_recv *rc,
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
 
+/* Drop the pages of @pages[0..@n) that are not NULL in one batch; clear it. */
+static void srdma_put_pages(struct page **pages, unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			pages[k++] = pages[i];
+	release_pages(pages, k);
+	memset(pages, 0, n * sizeof(*pages));
+}
+
 /* Undo a Read's contexts, drop its pages (none if they moved on), keep
  * the rest as its Receive's spare.
  */
 static void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd)
 {
-	unsigned int i;
-
 	srdma_rw_destroy_list(sx, &rd->rws);
-	for (i = 0; i < rd->lo.npages; i++) {
-		if (rd->pages[i])
-			put_page(rd->pages[i]);
-		rd->pages[i] = NULL;
-	}
+	srdma_put_pages(rd->pages, rd->lo.npages);
 	srdma_read_put(rd->rc, rd);
 }
 
@@ -683,12 +690,10 @@ static int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	}
 	/* Unmapped first, so the CPU sees what the device wrote. */
 	srdma_rw_destroy_list(sx, &rd->rws);
-	for (i = 0; i < rd->lo.npages; i++) {
-		if (rqstp->rq_pages[i])
-			put_page(rqstp->rq_pages[i]);
-		rqstp->rq_pages[i] = rd->pages[i];
-		rd->pages[i] = NULL;
-	}
+	/* The Read's pages replace the thread's, which go in one batch. */
+	for (i = 0; i < rd->lo.npages; i++)
+		swap(rqstp->rq_pages[i], rd->pages[i]);
+	srdma_put_pages(rd->pages, rd->lo.npages);
 
 	if (rd->lo.form == SRDMA_CALL_DATA_ITEM)
 		srdma_arg_data_item(rqstp, rc, &rd->lo);

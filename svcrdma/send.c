@@ -27,6 +27,7 @@
  * chained before it, so that the Work Requests waiting for a later
  * completion never hold more than the Send Queue keeps for them.
  */
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "server.h"
@@ -110,12 +111,11 @@ struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
 void srdma_send_put(struct srdma_send *sc)
 {
 	struct srdma_xprt *sx = sc->sx;
-	unsigned int i;
 
 	rpcrdma_send_sges_unmap(&sc->sges);
 	srdma_rw_destroy_list(sx, &sc->rws);
-	for (i = 0; i < sc->nr_pages; i++)
-		put_page(sc->pages[i]);
+	/* srdma_take_pages() left no NULL among them. */
+	release_pages(sc->pages, sc->nr_pages);
 	sc->nr_pages = 0;
 	spin_lock(&sx->send_lock);
 	list_add(&sc->node, &sx->send_free);
