@@ -5,85 +5,15 @@
  * is (head, pages, tail).  When the device takes fewer SGEs than that
  * needs, the message is copied after the header instead ("pull-up").
  *
- * How many page runs a byte range of an xdr_buf touches, for whoever
- * registers or maps it in pieces.
- *
  * Then the FIFO of posted Sends: which ones ask for a completion, and
  * which ones a completion retires.
  */
 #include <kunit/visibility.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
-#include <linux/vmalloc.h>
 
 #include "rpcrdma/send.h"
-
-/**
- * rpcrdma_kaddr_page - the page behind a kernel address
- * @p: address in the direct map or in vmalloc space
- *
- * Return: the page that holds @p.
- */
-struct page *rpcrdma_kaddr_page(const void *p)
-{
-	if (is_vmalloc_addr(p))
-		return vmalloc_to_page(p);
-	return virt_to_page(p);
-}
-
-/* Runs of at most @per pages over @len bytes from @first_off in a page. */
-static unsigned int rpcrdma_count_run(unsigned int first_off,
-				      unsigned int len, unsigned int per)
-{
-	if (!len)
-		return 0;
-	return DIV_ROUND_UP(DIV_ROUND_UP(first_off + len, PAGE_SIZE), per);
-}
-
-/**
- * rpcrdma_xdr_count_runs - page runs that a byte range of an xdr_buf touches
- * @xdr: the buffer
- * @offset: first byte of the range
- * @len: bytes in the range, within @xdr
- * @per: most pages one run covers (1 counts the pages)
- *
- * Head, pages and tail are counted apart: no run spans two of them.  The
- * client counts with it the MRs that register a chunk (@per is an MR's
- * depth), the server the scatterlist entries of an RDMA Read or Write.
- *
- * Return: the number of runs.
- */
-unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
-				    unsigned int offset, unsigned int len,
-				    unsigned int per)
-{
-	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
-	unsigned int n = 0, take;
-
-	if (offset < head->iov_len) {
-		take = min(len, (unsigned int)head->iov_len - offset);
-		n += rpcrdma_count_run(offset_in_page(head->iov_base + offset),
-				       take, per);
-		len -= take;
-		offset = 0;
-	} else {
-		offset -= head->iov_len;
-	}
-	if (len && offset < xdr->page_len) {
-		take = min(len, xdr->page_len - offset);
-		n += rpcrdma_count_run(offset_in_page(xdr->page_base + offset),
-				       take, per);
-		len -= take;
-		offset = 0;
-	} else if (len) {
-		offset -= xdr->page_len;
-	}
-	if (len)
-		n += rpcrdma_count_run(offset_in_page(tail->iov_base + offset),
-				       len, per);
-	return n;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_xdr_count_runs);
+#include "rpcrdma/xdr_range.h"
 
 /* Is [@kaddr, @kaddr + @len) within the premapped message buffer? */
 static bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
@@ -172,37 +102,44 @@ void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_unmap);
 
-/* Map bytes [pos, end) of @xdr as SGEs where they are. */
-static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
-				    const struct xdr_buf *xdr,
-				    unsigned int pos, unsigned int end)
+/* One SGE per page of a part in the page vector: they need not be adjacent. */
+static int rpcrdma_send_sges_map_pages(struct rpcrdma_send_sges *ss,
+				       const struct rpcrdma_xdr_part *part)
 {
-	unsigned int hlen = xdr->head[0].iov_len, plen = xdr->page_len;
+	unsigned int base = part->base, len = part->len, off, n;
 	int rc = 0;
 
-	if (pos < end && pos < hlen) {
-		unsigned int n = min(end, hlen) - pos;
-
-		rc = rpcrdma_send_sges_map(ss, xdr->head[0].iov_base + pos,
-					   NULL, 0, n);
-		pos += n;
-	}
-	while (!rc && pos < end && pos < hlen + plen) {
-		unsigned int pbase = xdr->page_base + pos - hlen;
-		unsigned int off = offset_in_page(pbase);
-		unsigned int n = min3(end, hlen + plen,
-				      pos + (unsigned int)PAGE_SIZE - off) - pos;
-
+	ss->maps_pages = true;
+	while (!rc && len) {
+		off = offset_in_page(base);
+		n = min_t(unsigned int, len, PAGE_SIZE - off);
 		rc = rpcrdma_send_sges_map(ss, NULL,
-					   xdr->pages[pbase >> PAGE_SHIFT],
+					   part->pages[base >> PAGE_SHIFT],
 					   off, n);
-		ss->maps_pages = true;
-		pos += n;
+		base += n;
+		len -= n;
 	}
-	if (!rc && pos < end)
-		rc = rpcrdma_send_sges_map(ss, xdr->tail[0].iov_base +
-					   (pos - hlen - plen), NULL, 0,
-					   end - pos);
+	return rc;
+}
+
+/* Map the @len bytes of @xdr from @offset as SGEs where they are. */
+static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
+				    const struct xdr_buf *xdr,
+				    unsigned int offset, unsigned int len)
+{
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	int i, nparts, rc = 0;
+
+	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
+	if (nparts < 0)
+		return -EIO;
+	for (i = 0; !rc && i < nparts; i++) {
+		if (part[i].pages)
+			rc = rpcrdma_send_sges_map_pages(ss, &part[i]);
+		else
+			rc = rpcrdma_send_sges_map(ss, part[i].kaddr, NULL, 0,
+						   part[i].len);
+	}
 	return rc;
 }
 
@@ -237,7 +174,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	if (!rc)
 		rc = rpcrdma_send_sges_gather(ss, xdr, 0, split);
 	if (!rc && tail_len)
-		rc = rpcrdma_send_sges_gather(ss, xdr, resume, xdr->len);
+		rc = rpcrdma_send_sges_gather(ss, xdr, resume, tail_len);
 	if (rc != -E2BIG) {
 		if (rc)
 			rpcrdma_send_sges_unmap(ss);

@@ -8,9 +8,6 @@
  * bytes, gathered where they are when they fit the SGEs and copied
  * after the header ("pull-up") when they do not.
  *
- * Also the count of page runs a byte range of an xdr_buf touches, which
- * sizes the client's registrations and the server's RDMA scatterlists.
- *
  * A zeroed struct ib_device has no DMA device, so with
  * CONFIG_INFINIBAND_VIRT_DMA (rxe, siw) the mapping is the kernel
  * address itself and the SGEs can be read back.
@@ -247,86 +244,11 @@ static void send_sges_premapped_part_case(struct kunit *test)
 	sst_run(test, SST_PREMAP_PART);
 }
 
-/**
- * struct runs_vec - a byte range of an xdr_buf and the runs it needs
- * @name: what it looks like
- * @head_off: offset of the head in its page
- * @head: bytes in the head
- * @page_base: offset of the data in the first page
- * @page_len: bytes in the pages
- * @tail_off: offset of the tail in its page
- * @tail: bytes in the tail
- * @offset: first byte of the range
- * @len: bytes in the range
- * @per: most pages in one run
- * @runs: expected count
- */
-struct runs_vec {
-	const char *name;
-	unsigned int head_off, head, page_base, page_len, tail_off, tail;
-	unsigned int offset, len, per, runs;
-};
-
-static const struct runs_vec runs_vecs[] = {
-	{ "empty range", 0, 100, 0, 8192, 0, 4, 50, 0, 1, 0 },
-	{ "head, two pages, tail", 0, 100, 0, 8192, 0, 4, 0, 8296, 1, 4 },
-	{ "the pages alone", 0, 100, 0, 8192, 0, 4, 100, 8192, 1, 2 },
-	{ "pages from offset 100 touch three", 0, 100, 100, 8192, 0, 4, 100,
-	  8192, 1, 3 },
-	{ "a head across a page boundary", 4000, 200, 0, 0, 0, 0, 0, 200, 1,
-	  2 },
-	{ "inside the pages, across a boundary", 0, 100, 0, 8192, 0, 4, 4000,
-	  200, 1, 2 },
-	{ "the tail alone, at the end of its page", 0, 100, 0, 4096, 4090, 6,
-	  4196, 6, 1, 1 },
-	{ "a tail across a page boundary", 0, 0, 0, 0, 4094, 4, 0, 4, 1, 2 },
-	{ "end of the head into the pages", 0, 100, 0, 4096, 0, 0, 96, 8, 1,
-	  2 },
-	{ "three pages in runs of two", 0, 100, 100, 8192, 0, 4, 100, 8192, 2,
-	  2 },
-	{ "head, 64 pages, tail in runs of 64", 0, 100, 0, 65536 * 4, 0, 4, 0,
-	  100 + 65536 * 4 + 4, 64, 3 },
-	{ "65 pages in runs of 64", 0, 100, 1, 65536 * 4, 0, 0, 100,
-	  65536 * 4, 64, 2 },
-};
-
-static void runs_desc(const struct runs_vec *v, char *desc)
-{
-	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(runs, runs_vecs, runs_desc);
-
-/* No byte is read: only the addresses and lengths matter. */
-static void count_runs_case(struct kunit *test)
-{
-	const struct runs_vec *v = test->param_value;
-	struct xdr_buf xdr = { };
-	u8 *head, *tail;
-
-	/* Power-of-two kmalloc sizes are naturally aligned: page offsets. */
-	head = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
-	tail = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, head);
-	KUNIT_ASSERT_NOT_NULL(test, tail);
-	xdr.head[0].iov_base = head + v->head_off;
-	xdr.head[0].iov_len = v->head;
-	xdr.page_base = v->page_base;
-	xdr.page_len = v->page_len;
-	xdr.tail[0].iov_base = tail + v->tail_off;
-	xdr.tail[0].iov_len = v->tail;
-	xdr.len = v->head + v->page_len + v->tail;
-	KUNIT_EXPECT_EQ(test, rpcrdma_xdr_count_runs(&xdr, v->offset, v->len,
-						     v->per),
-			v->runs);
-}
-
 static struct kunit_case rpcrdma_send_sges_cases[] = {
 	KUNIT_CASE_PARAM(send_sges_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_buf_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_part_case, sst_gen_params),
-	KUNIT_CASE_PARAM(count_runs_case, runs_gen_params),
 	{}
 };
 

@@ -80,33 +80,23 @@ VISIBLE_IF_KUNIT bool srdma_rw_fill_sg(struct scatterlist *sgl,
 				       const struct xdr_buf *xdr,
 				       unsigned int offset, unsigned int len)
 {
-	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
 	struct scatterlist *sg = sgl;
-	unsigned int left = nents, take;
+	unsigned int left = nents;
+	int i, nparts;
+	bool ok;
 
-	if (offset < head->iov_len) {
-		take = min_t(unsigned int, len, head->iov_len - offset);
-		if (!srdma_sg_kvec(&sg, &left, head->iov_base + offset, take))
-			return false;
-		len -= take;
-		offset = 0;
-	} else {
-		offset -= head->iov_len;
-	}
-	if (len && offset < xdr->page_len) {
-		take = min(len, xdr->page_len - offset);
-		if (!srdma_sg_pages(&sg, &left, xdr->pages,
-				    xdr->page_base + offset, take))
-			return false;
-		len -= take;
-		offset = 0;
-	} else if (len) {
-		offset -= xdr->page_len;
-	}
-	if (len) {
-		if (offset > tail->iov_len || len > tail->iov_len - offset)
-			return false;
-		if (!srdma_sg_kvec(&sg, &left, tail->iov_base + offset, len))
+	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
+	if (nparts < 0)
+		return false;
+	for (i = 0; i < nparts; i++) {
+		if (part[i].pages)
+			ok = srdma_sg_pages(&sg, &left, part[i].pages,
+					    part[i].base, part[i].len);
+		else
+			ok = srdma_sg_kvec(&sg, &left, part[i].kaddr,
+					   part[i].len);
+		if (!ok)
 			return false;
 	}
 	return !left;

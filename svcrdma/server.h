@@ -27,6 +27,7 @@
 
 #include <rpcrdma/cid.h>
 #include <rpcrdma/send.h>
+#include <rpcrdma/xdr_range.h>
 #include <rpcrdma/verbs.h>
 #include <rpcrdma/wire.h>
 

@@ -175,16 +175,18 @@ static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
 }
 
 /*
- * Register one run of memory: @len bytes starting at byte @base of the
- * page vector @pages, or, if @pages is NULL, at kernel address @kaddr.
- * Returns the number of MRs added to @req (each one segment, mr->seg).
+ * Register one part of an xdr_buf (its share of the head, of the page
+ * vector or of the tail) in MRs of up to the MR depth.  Returns the
+ * number of MRs added to @req (each one segment, mr->seg).
  */
-static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
-			      void *kaddr, unsigned int base, unsigned int len,
-			      bool writing)
+static int xrdma_register_part(struct xrdma_req *req,
+			       const struct rpcrdma_xdr_part *part,
+			       bool writing)
 {
+	unsigned int base = part->base, len = part->len, nsegs = 0;
+	struct page **pages = part->pages;
 	struct xrdma_ep *ep = req->rx->ep;
-	unsigned int nsegs = 0;
+	void *kaddr = part->kaddr;
 
 	while (len) {
 		struct xrdma_mr *mr;
@@ -278,37 +280,19 @@ static int xrdma_register_run(struct xrdma_req *req, struct page **pages,
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
 		       unsigned int offset, unsigned int len, bool writing)
 {
-	unsigned int nsegs = 0;
-	struct {
-		struct page **pages;
-		void *kaddr;
-		unsigned int base;
-		unsigned int len;
-	} part[3] = {
-		{ NULL, xdr->head[0].iov_base, 0, xdr->head[0].iov_len },
-		{ xdr->pages, NULL, xdr->page_base, xdr->page_len },
-		{ NULL, xdr->tail[0].iov_base, 0, xdr->tail[0].iov_len },
-	};
-	unsigned int i;
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	int i, n, nparts, nsegs = 0;
 
-	for (i = 0; i < ARRAY_SIZE(part) && len; i++) {
-		unsigned int take;
-		int n;
-
-		if (offset >= part[i].len) {
-			offset -= part[i].len;
-			continue;
-		}
-		take = min(len, part[i].len - offset);
-		n = xrdma_register_run(req, part[i].pages, part[i].kaddr,
-				       part[i].base + offset, take, writing);
+	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
+	if (nparts < 0)
+		return -EINVAL;
+	for (i = 0; i < nparts; i++) {
+		n = xrdma_register_part(req, &part[i], writing);
 		if (n < 0)
 			return n;
 		nsegs += n;
-		len -= take;
-		offset = 0;
 	}
-	return len ? -EINVAL : nsegs;
+	return nsegs;
 }
 
 /**

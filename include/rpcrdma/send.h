@@ -55,11 +55,6 @@ struct rpcrdma_send_sges {
 	u64 buf_dma;
 };
 
-struct page *rpcrdma_kaddr_page(const void *p);
-unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
-				    unsigned int offset, unsigned int len,
-				    unsigned int per);
-
 /**
  * rpcrdma_send_sges_init - prepare an empty SGE list
  * @ss: list to prepare

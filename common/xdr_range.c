@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where the bytes of a range of an xdr_buf are: the range split at the
+ * boundaries of the head, the page vector and the tail, so that the
+ * code which maps, registers or gathers it walks at most three parts
+ * and never repeats the offset arithmetic; and how many page runs those
+ * parts need.
+ */
+#include <kunit/visibility.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+
+#include "rpcrdma/xdr_range.h"
+
+/**
+ * rpcrdma_kaddr_page - the page behind a kernel address
+ * @p: address in the direct map or in vmalloc space
+ *
+ * Return: the page that holds @p.
+ */
+struct page *rpcrdma_kaddr_page(const void *p)
+{
+	if (is_vmalloc_addr(p))
+		return vmalloc_to_page(p);
+	return virt_to_page(p);
+}
+
+/**
+ * rpcrdma_xdr_range_parts - split a byte range of an xdr_buf by region
+ * @xdr: the buffer
+ * @offset: first byte of the range
+ * @len: bytes in the range
+ * @part: receives the range's share of the head, of the page vector and
+ *	of the tail, in that order, leaving out the regions it misses
+ *
+ * Return: the number of parts filled in (0 for an empty range), or
+ * -ERANGE if the range runs past the end of the tail.
+ */
+int rpcrdma_xdr_range_parts(const struct xdr_buf *xdr, unsigned int offset,
+			    unsigned int len,
+			    struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS])
+{
+	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	unsigned int take;
+	int n = 0;
+
+	if (!len)
+		return 0;
+	if (offset < head->iov_len) {
+		take = min_t(unsigned int, len, head->iov_len - offset);
+		part[n++] = (struct rpcrdma_xdr_part){
+			.kaddr = head->iov_base + offset,
+			.len = take,
+		};
+		len -= take;
+		offset = 0;
+	} else {
+		offset -= head->iov_len;
+	}
+	if (!len)
+		return n;
+	if (offset < xdr->page_len) {
+		take = min(len, xdr->page_len - offset);
+		part[n++] = (struct rpcrdma_xdr_part){
+			.pages = xdr->pages,
+			.base = xdr->page_base + offset,
+			.len = take,
+		};
+		len -= take;
+		offset = 0;
+	} else {
+		offset -= xdr->page_len;
+	}
+	if (!len)
+		return n;
+	if (offset > tail->iov_len || len > tail->iov_len - offset)
+		return -ERANGE;
+	part[n++] = (struct rpcrdma_xdr_part){
+		.kaddr = tail->iov_base + offset,
+		.len = len,
+	};
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_xdr_range_parts);
+
+/**
+ * rpcrdma_xdr_count_runs - page runs that a byte range of an xdr_buf touches
+ * @xdr: the buffer
+ * @offset: first byte of the range
+ * @len: bytes in the range
+ * @per: most pages one run covers (1 counts the pages)
+ *
+ * Head, pages and tail are counted apart: no run spans two of them.  The
+ * client counts with it the MRs that register a chunk (@per is an MR's
+ * depth), the server the scatterlist entries of an RDMA Read or Write.
+ *
+ * Return: the number of runs; 0 if the range is empty or runs past the
+ * end of the tail, which nothing can map.
+ */
+unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
+				    unsigned int offset, unsigned int len,
+				    unsigned int per)
+{
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	unsigned int runs = 0, pages;
+	int i, n;
+
+	n = rpcrdma_xdr_range_parts(xdr, offset, len, part);
+	for (i = 0; i < n; i++) {
+		pages = DIV_ROUND_UP(rpcrdma_xdr_part_pgoff(&part[i]) +
+				     part[i].len, PAGE_SIZE);
+		runs += DIV_ROUND_UP(pages, per);
+	}
+	return runs;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_xdr_count_runs);

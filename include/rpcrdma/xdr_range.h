@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A byte range of an xdr_buf as the memory that holds it: its share of
+ * the head, of the page vector and of the tail.  Shared by whoever maps
+ * or registers a range in pieces: the Send SGEs, the client's MRs and
+ * the server's RDMA Read and Write scatterlists.
+ */
+#ifndef _RPCRDMA_XDR_RANGE_H
+#define _RPCRDMA_XDR_RANGE_H
+
+#include <linux/mm.h>
+#include <linux/sunrpc/xdr.h>
+
+/* Head, page vector, tail. */
+#define RPCRDMA_XDR_PARTS	3
+
+/**
+ * struct rpcrdma_xdr_part - a range's share of one region of an xdr_buf
+ * @pages: the buffer's page vector, or NULL for a share of its head or
+ *	of its tail
+ * @kaddr: address of the first byte, when @pages is NULL
+ * @base: offset of the first byte from the start of @pages[0], when
+ *	@pages is set (page_base included); 0 otherwise
+ * @len: bytes in the share, never 0
+ */
+struct rpcrdma_xdr_part {
+	struct page **pages;
+	void *kaddr;
+	unsigned int base;
+	unsigned int len;
+};
+
+/**
+ * rpcrdma_xdr_part_pgoff - offset of a part's first byte in its page
+ * @part: a part from rpcrdma_xdr_range_parts()
+ *
+ * Return: the offset, below PAGE_SIZE.
+ */
+static inline unsigned int
+rpcrdma_xdr_part_pgoff(const struct rpcrdma_xdr_part *part)
+{
+	return part->pages ? offset_in_page(part->base) :
+			     offset_in_page(part->kaddr);
+}
+
+struct page *rpcrdma_kaddr_page(const void *p);
+int rpcrdma_xdr_range_parts(const struct xdr_buf *xdr, unsigned int offset,
+			    unsigned int len,
+			    struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS]);
+unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
+				    unsigned int offset, unsigned int len,
+				    unsigned int per);
+
+#endif /* _RPCRDMA_XDR_RANGE_H */
