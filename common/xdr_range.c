@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Where the bytes of a range of an xdr_buf are: the range split at the
- * boundaries of the head, the page vector and the tail, so that the
- * code which maps, registers or gathers it walks at most three parts
- * and never repeats the offset arithmetic; and how many page runs those
- * parts need.
+ * Where the bytes of a range of an xdr_buf are: how many page runs its
+ * head, page-vector and tail parts need (the split itself,
+ * rpcrdma_xdr_range_parts(), is inline in rpcrdma/xdr_range.h), and the
+ * page behind a kernel address.
  */
 #include <kunit/visibility.h>
 #include <linux/mm.h>
@@ -24,64 +23,6 @@ struct page *rpcrdma_kaddr_page(const void *p)
 		return vmalloc_to_page(p);
 	return virt_to_page(p);
 }
-
-/**
- * rpcrdma_xdr_range_parts - split a byte range of an xdr_buf by region
- * @xdr: the buffer
- * @offset: first byte of the range
- * @len: bytes in the range
- * @part: receives the range's share of the head, of the page vector and
- *	of the tail, in that order, leaving out the regions it misses
- *
- * Return: the number of parts filled in (0 for an empty range), or
- * -ERANGE if the range runs past the end of the tail.
- */
-int rpcrdma_xdr_range_parts(const struct xdr_buf *xdr, unsigned int offset,
-			    unsigned int len,
-			    struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS])
-{
-	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
-	unsigned int take;
-	int n = 0;
-
-	if (!len)
-		return 0;
-	if (offset < head->iov_len) {
-		take = min_t(unsigned int, len, head->iov_len - offset);
-		part[n++] = (struct rpcrdma_xdr_part){
-			.kaddr = head->iov_base + offset,
-			.len = take,
-		};
-		len -= take;
-		offset = 0;
-	} else {
-		offset -= head->iov_len;
-	}
-	if (!len)
-		return n;
-	if (offset < xdr->page_len) {
-		take = min(len, xdr->page_len - offset);
-		part[n++] = (struct rpcrdma_xdr_part){
-			.pages = xdr->pages,
-			.base = xdr->page_base + offset,
-			.len = take,
-		};
-		len -= take;
-		offset = 0;
-	} else {
-		offset -= xdr->page_len;
-	}
-	if (!len)
-		return n;
-	if (offset > tail->iov_len || len > tail->iov_len - offset)
-		return -ERANGE;
-	part[n++] = (struct rpcrdma_xdr_part){
-		.kaddr = tail->iov_base + offset,
-		.len = len,
-	};
-	return n;
-}
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_xdr_range_parts);
 
 /**
  * rpcrdma_xdr_count_runs - page runs that a byte range of an xdr_buf touches

@@ -30,6 +30,11 @@ struct rpcrdma_xdr_part {
 	unsigned int len;
 };
 
+struct page *rpcrdma_kaddr_page(const void *p);
+unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
+				    unsigned int offset, unsigned int len,
+				    unsigned int per);
+
 /**
  * rpcrdma_xdr_part_pgoff - offset of a part's first byte in its page
  * @part: a part from rpcrdma_xdr_range_parts()
@@ -43,12 +48,64 @@ rpcrdma_xdr_part_pgoff(const struct rpcrdma_xdr_part *part)
 			     offset_in_page(part->kaddr);
 }
 
-struct page *rpcrdma_kaddr_page(const void *p);
-int rpcrdma_xdr_range_parts(const struct xdr_buf *xdr, unsigned int offset,
-			    unsigned int len,
-			    struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS]);
-unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
-				    unsigned int offset, unsigned int len,
-				    unsigned int per);
+/**
+ * rpcrdma_xdr_range_parts - split a byte range of an xdr_buf by region
+ * @xdr: the buffer
+ * @offset: first byte of the range
+ * @len: bytes in the range
+ * @part: receives the range's share of the head, of the page vector and
+ *	of the tail, in that order, leaving out the regions it misses
+ *
+ * Return: the number of parts filled in (0 for an empty range), or
+ * -ERANGE if the range runs past the end of the tail.  Inline: every
+ * Send and every chunk goes through it, and each caller then loops over
+ * what it knows to be at most three parts.
+ */
+static inline int
+rpcrdma_xdr_range_parts(const struct xdr_buf *xdr, unsigned int offset,
+			unsigned int len,
+			struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS])
+{
+	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	unsigned int take;
+	int n = 0;
+
+	if (!len)
+		return 0;
+	if (offset < head->iov_len) {
+		take = min_t(unsigned int, len, head->iov_len - offset);
+		part[n++] = (struct rpcrdma_xdr_part){
+			.kaddr = head->iov_base + offset,
+			.len = take,
+		};
+		len -= take;
+		offset = 0;
+	} else {
+		offset -= head->iov_len;
+	}
+	if (!len)
+		return n;
+	if (offset < xdr->page_len) {
+		take = min(len, xdr->page_len - offset);
+		part[n++] = (struct rpcrdma_xdr_part){
+			.pages = xdr->pages,
+			.base = xdr->page_base + offset,
+			.len = take,
+		};
+		len -= take;
+		offset = 0;
+	} else {
+		offset -= xdr->page_len;
+	}
+	if (!len)
+		return n;
+	if (offset > tail->iov_len || len > tail->iov_len - offset)
+		return -ERANGE;
+	part[n++] = (struct rpcrdma_xdr_part){
+		.kaddr = tail->iov_base + offset,
+		.len = len,
+	};
+	return n;
+}
 
 #endif /* _RPCRDMA_XDR_RANGE_H */
