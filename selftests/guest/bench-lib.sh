@@ -23,7 +23,9 @@
 # figures are metrics named JOB_cpu_us_{client,server} (the guests'
 # jiffies), JOB_host_cpu_us_{client,server} (the host's CPU time),
 # JOB_kinsns_rpc_{client,server} (thousands of instructions) and
-# JOB_{rpcrdma,rxe,sunrpc}_insns_rpc_* (instructions).
+# JOB_{rpcrdma,rxe,sunrpc}_insns_rpc_* (instructions), and
+# JOB_{ctxsw,irqs}_rpc_{client,server} (each guest's context switches and
+# device interrupts per RPC).
 #
 # BENCH_PROFILE=1 (with BENCH_KERNEL=test) also runs the ftrace function
 # profiler on rpcrdma.ko in both guests during every job and writes
@@ -98,11 +100,16 @@ text_syms() {
 	grep -E "^[0-9a-f]+ [tT] " /proc/kallsyms >"/out/$GUEST_NAME/text-syms"
 }
 
-# "BUSY ALL": jiffies this guest's CPUs have been busy since boot, and
-# all jiffies (busy, idle and iowait), which must grow with the wall clock.
+# "BUSY ALL CTXT IRQS": jiffies this guest's CPUs have been busy since
+# boot, all jiffies (busy, idle and iowait), which must grow with the wall
+# clock, context switches, and device interrupts (the numbered IRQs:
+# virtio-net's among them; the local timer and IPIs are left out, as the
+# timer's count follows the clock, not the work).
 cpu_busy() {
-	awk '$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9
-		print b, b + $5 + $6; exit }' /proc/stat
+	awk '$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9; a = b + $5 + $6 }
+		$1 == "intr" { for (i = 3; i <= NF; i++) irqs += $i }
+		$1 == "ctxt" { ctxt = $2 }
+		END { print b, a, ctxt, irqs + 0 }' /proc/stat
 }
 
 # profile_start: start the ftrace function profiler
@@ -208,7 +215,7 @@ rpcs_sent() {
 
 # cpu_sampler: in the guest that does not run the jobs, answer mark N
 # (flag cpumark-N, which holds "prep|begin|end LABEL [RPCS]") with
-# "N BUSY ALL" in /out/cpu-peer.csv, in order, until killed.
+# "N BUSY ALL CTXT IRQS" in /out/cpu-peer.csv, in order, until killed.
 cpu_sampler() {
 	local n=1 what label
 
@@ -242,9 +249,9 @@ cpu_sampler() {
 	done
 }
 
-# cpu_mark prep|begin|end LABEL [RPCS OPS WRPCS]: "BUSY ALL" jiffies (cpu_busy)
-# now in this guest, then in the other, then the host CPU time of the
-# client's and the server's QEMU in nanoseconds and the instructions the
+# cpu_mark prep|begin|end LABEL [RPCS OPS WRPCS]: "BUSY ALL CTXT IRQS"
+# (cpu_busy) now in this guest, then in the other, then the host CPU time
+# of the client's and the server's QEMU in nanoseconds and the instructions the
 # client and the server have executed in all, in rpcrdma.ko and in
 # rdma_rxe.ko (selftests/bench/host_cpu.py answers each mark on the host;
 # -1 without instruction counts).  With BENCH_PROFILE=1, prep
@@ -263,13 +270,19 @@ cpu_mark() {
 	own=$(cpu_busy)
 	echo "$1 $2 ${3:-} ${4:-} ${5:-}" >"/out/cpumark-$CPU_MARK.flag"
 	wait_peer "cpumarked-$CPU_MARK" 120
-	peer=$(awk -v n="$CPU_MARK" '$1 == n { print $2, $3 }' /out/cpu-peer.csv)
+	peer=$(awk -v n="$CPU_MARK" '$1 == n { print $2, $3, $4, $5 }' \
+		/out/cpu-peer.csv)
 	wait_peer "hostmarked-$CPU_MARK" 120
 	host=$(awk -v n="$CPU_MARK" '$1 == n && $2 >= 0 && $3 >= 0 {
 		$1 = ""; print substr($0, 2) }' /out/cpu-host.csv)
 	[ "$PROFILE" = 1 ] && [ "$1" = end ] && profile_report "client-$2" "$3"
 	echo "$own ${peer:?no CPU sample from the peer}" \
 		"${host:?no CPU sample from the host}"
+}
+
+# per_rpc COUNT RPCS: COUNT per RPC, two decimals.
+per_rpc() {
+	awk -v n="$1" -v r="$2" 'BEGIN { printf "%.2f", r ? n / r : 0 }'
 }
 
 # record ROUND MODULE METRIC VALUE (round 0, the warm-up, is not kept)
@@ -378,8 +391,10 @@ metadata_job() {
 # counting) and closes when CMD ends.
 measure() {
 	local round=$1 mod=$2 job=$3 unit=$4 ramp=$5 res ops pid wrpcs rpcs=
-	local cb0 ca0 sb0 sa0 chost0 shost0 cins0 sins0 crpc0 srpc0 crxe0 srxe0
-	local cb1 ca1 sb1 sa1 chost1 shost1 cins1 sins1 crpc1 srpc1 crxe1 srxe1
+	local cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0 cins0 sins0
+	local crpc0 srpc0 crxe0 srxe0 csun0 ssun0
+	local cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1 cins1 sins1
+	local crpc1 srpc1 crxe1 srxe1 csun1 ssun1
 	shift 5
 
 	rm -f /tmp/job.started /tmp/job.out
@@ -412,12 +427,13 @@ measure() {
 	[ "$ops" -gt 0 ] || fail "$job: no operations completed"
 	[ "$wrpcs" -gt 0 ] || fail "$job: no RPCs in the measured window"
 	record "$round" "$mod" "${job}_$unit" "${res% *}"
-	# Guests' busy and all jiffies, then the host's nanoseconds and the
-	# instruction counts (-1 without insn-count.so), client then server.
-	read -r cb0 ca0 sb0 sa0 chost0 shost0 cins0 sins0 crpc0 srpc0 \
-		crxe0 srxe0 csun0 ssun0 </tmp/cpu.begin
-	read -r cb1 ca1 sb1 sa1 chost1 shost1 cins1 sins1 crpc1 srpc1 \
-		crxe1 srxe1 csun1 ssun1 </tmp/cpu.end
+	# Guests' busy and all jiffies, context switches and device
+	# interrupts, then the host's nanoseconds and the instruction counts
+	# (-1 without insn-count.so), client then server.
+	read -r cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0 cins0 sins0 \
+		crpc0 srpc0 crxe0 srxe0 csun0 ssun0 </tmp/cpu.begin
+	read -r cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1 cins1 sins1 \
+		crpc1 srpc1 crxe1 srxe1 csun1 ssun1 </tmp/cpu.end
 	# Jiffies are 10 ms: microseconds per operation.
 	record "$round" "$mod" "${job}_cpu_us_client" \
 		$(( (cb1 - cb0) * 10000 / ops ))
@@ -432,6 +448,17 @@ measure() {
 		"$((sa1 - sa0)) (server); host CPU" \
 		"$(( (chost1 - chost0) / 1000000 )) ms (client)," \
 		"$(( (shost1 - shost0) / 1000000 )) ms (server)"
+	# Wake-ups and interrupts cost far more than their instructions
+	# under TCG (a guest that halts and is woken leaves translated code):
+	# per RPC, two decimals.
+	record "$round" "$mod" "${job}_ctxsw_rpc_client" \
+		"$(per_rpc $((cc1 - cc0)) "$wrpcs")"
+	record "$round" "$mod" "${job}_ctxsw_rpc_server" \
+		"$(per_rpc $((sc1 - sc0)) "$wrpcs")"
+	record "$round" "$mod" "${job}_irqs_rpc_client" \
+		"$(per_rpc $((ci1 - ci0)) "$wrpcs")"
+	record "$round" "$mod" "${job}_irqs_rpc_server" \
+		"$(per_rpc $((si1 - si0)) "$wrpcs")"
 	# Instructions per RPC: the RPCs are counted at the marks themselves,
 	# where the job's operations are counted by fio over a window of
 	# its own, which the marks miss by a varying fraction of a second.
