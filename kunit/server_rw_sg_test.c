@@ -3,11 +3,12 @@
  * KUnit: the scatterlist of a server RDMA Read or Write (svcrdma/rw.c,
  * srdma_rw_fill_sg()).  Each vector is an xdr_buf (a head and a tail
  * that may cross a page boundary, a page vector from some offset) and a
- * byte range of it; the entries must be the range's page-bounded
- * pieces, in order, none spanning head, pages and tail, exactly as many
- * as rpcrdma_xdr_count_runs() counts.  A reference walk, one byte at a
- * time, says what the pieces are.  A count that is off, or a range that
- * runs past the tail, must be refused.
+ * byte range of it, split as srdma_rw_create() splits it; the entries
+ * must be the range's page-bounded pieces, in order, none spanning
+ * head, pages and tail, exactly as many as rpcrdma_xdr_parts_runs()
+ * counts.  A reference walk, one byte at a time, says what the pieces
+ * are.  A count that is off must be refused by the fill, a range that
+ * runs past the tail by the split.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -144,8 +145,10 @@ static void rw_fill_sg_case(struct kunit *test)
 	struct page *pages[RWSG_PAGES] = {};
 	struct scatterlist *sgl, *sg;
 	void *head_mem, *tail_mem;
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
 	struct xdr_buf xdr = {};
 	unsigned int nents, nwant, i;
+	int nparts;
 	bool ok;
 
 	head_mem = rwsg_two_pages(test);
@@ -163,18 +166,20 @@ static void rw_fill_sg_case(struct kunit *test)
 	xdr.tail[0].iov_len = v->tail_len;
 	xdr.len = v->head_len + v->page_len + v->tail_len;
 
-	nents = rpcrdma_xdr_count_runs(&xdr, v->offset, v->len, 1) +
-		v->nents_delta;
-	/* A range past the tail counts 0 runs: the fill must refuse any. */
-	if (!nents && !v->ok)
-		nents = 1;
+	nparts = rpcrdma_xdr_range_parts(&xdr, v->offset, v->len, part);
+	if (nparts < 0) {
+		/* Past the tail: srdma_rw_create() has nothing to fill. */
+		KUNIT_EXPECT_FALSE(test, v->ok);
+		goto out;
+	}
+	nents = rpcrdma_xdr_parts_runs(part, nparts, 1) + v->nents_delta;
 	KUNIT_ASSERT_GT(test, nents, 0U);
 	KUNIT_ASSERT_LE(test, nents, (unsigned int)RWSG_MAX_ENTS);
 	sgl = kunit_kcalloc(test, nents, sizeof(*sgl), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sgl);
 	sg_init_table(sgl, nents);
 
-	ok = srdma_rw_fill_sg(sgl, nents, &xdr, v->offset, v->len);
+	ok = srdma_rw_fill_sg(sgl, nents, part, nparts);
 	KUNIT_EXPECT_EQ(test, ok, v->ok);
 	if (ok && v->ok) {
 		nwant = rwsg_reference(&xdr, v->offset, v->len, want);
@@ -186,6 +191,7 @@ static void rw_fill_sg_case(struct kunit *test)
 		}
 	}
 
+out:
 	for (i = 0; i < RWSG_PAGES; i++)
 		__free_page(pages[i]);
 	free_pages((unsigned long)head_mem, 1);

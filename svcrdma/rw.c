@@ -61,34 +61,29 @@ static bool srdma_sg_pages(struct scatterlist **sgp, unsigned int *left,
 }
 
 /**
- * srdma_rw_fill_sg - describe a byte range of an xdr_buf in a scatterlist
+ * srdma_rw_fill_sg - describe the parts of a byte range in a scatterlist
  * @sgl: the scatterlist, @nents entries
- * @nents: entries the range takes, as rpcrdma_xdr_count_runs() counts
+ * @nents: entries the parts take, as rpcrdma_xdr_parts_runs() counts
  *	them with a run of one page
- * @xdr: the buffer
- * @offset: first byte of the range
- * @len: bytes in the range
+ * @part: the range's parts, from rpcrdma_xdr_range_parts()
+ * @nparts: how many
  *
- * One entry per page-bounded piece of the head, of the page vector and
- * of the tail, in that order; no entry spans two of them.
+ * One entry per page-bounded piece of each part, in order; no entry
+ * spans two parts.
  *
- * Return: true if the range lies within @xdr and took exactly @nents
- * entries; false, with nothing to be posted, otherwise.
+ * Return: true if the parts took exactly @nents entries; false, with
+ * nothing to be posted, otherwise.
  */
 VISIBLE_IF_KUNIT bool srdma_rw_fill_sg(struct scatterlist *sgl,
 				       unsigned int nents,
-				       const struct xdr_buf *xdr,
-				       unsigned int offset, unsigned int len)
+				       const struct rpcrdma_xdr_part *part,
+				       int nparts)
 {
-	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
 	struct scatterlist *sg = sgl;
 	unsigned int left = nents;
-	int i, nparts;
+	int i;
 	bool ok;
 
-	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
-	if (nparts < 0)
-		return false;
 	for (i = 0; i < nparts; i++) {
 		if (part[i].pages)
 			ok = srdma_sg_pages(&sg, &left, part[i].pages,
@@ -192,17 +187,19 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 					const struct rpcrdma_segment *seg,
 					enum dma_data_direction dir)
 {
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
 	unsigned int nents;
 	struct srdma_rw *rw;
-	int rc;
+	int nparts, rc;
 
-	nents = rpcrdma_xdr_count_runs(xdr, offset, len, 1);
-	if (!nents)
+	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
+	if (nparts <= 0)
 		return ERR_PTR(-EINVAL);
+	nents = rpcrdma_xdr_parts_runs(part, nparts, 1);
 	rw = srdma_rw_get(sx, nents);
 	if (!rw)
 		return ERR_PTR(-ENOMEM);
-	if (!srdma_rw_fill_sg(rw->sgt.sgl, nents, xdr, offset, len)) {
+	if (!srdma_rw_fill_sg(rw->sgt.sgl, nents, part, nparts)) {
 		/* The count and the walk disagree: never post that. */
 		srdma_rw_put(sx, rw);
 		return ERR_PTR(-EIO);

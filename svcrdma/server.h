@@ -561,8 +561,7 @@ void srdma_rw_cache_destroy(struct srdma_xprt *sx);
 struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx, unsigned int nents);
 void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw);
 bool srdma_rw_fill_sg(struct scatterlist *sgl, unsigned int nents,
-		      const struct xdr_buf *xdr, unsigned int offset,
-		      unsigned int len);
+		      const struct rpcrdma_xdr_part *part, int nparts);
 #endif
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,

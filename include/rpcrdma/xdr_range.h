@@ -31,6 +31,8 @@ struct rpcrdma_xdr_part {
 };
 
 struct page *rpcrdma_kaddr_page(const void *p);
+unsigned int rpcrdma_xdr_parts_runs(const struct rpcrdma_xdr_part *part,
+				    int nparts, unsigned int per);
 unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
 				    unsigned int offset, unsigned int len,
 				    unsigned int per);
