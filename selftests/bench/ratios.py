@@ -16,7 +16,8 @@ the sum of the rpcrdma and sunrpc counts, and *_ctxsw_rpc_* and
 *_irqs_rpc_* its context switches and device interrupts per RPC: lower
 is better, so their ratios are read the other way round (0.90 means
 ours costs 10% less).  The closing "highest CPU-per-operation ratio" is
-taken over the *_cpu_us_GUEST rows of the guest whose module is swapped.
+taken over the *_cpu_us_GUEST rows of the guest whose module is swapped
+(of both guests when the title begins "both ends").
 
 *_kinsns_rpc_*_less_rpcrdma, for the guest whose module is swapped (the
 title's first word), set its count with ours less what rpcrdma.ko
@@ -115,8 +116,11 @@ def main():
         return 1
     print()
     print(f"lowest throughput ratio: {min(speed.values()):.2f}")
+    # "both ends": each guest runs the module under test.
+    guests = ("client", "server") if tested == "both ends" else (tested,)
     cpu = [r for m, r in cost.items()
-           if m.endswith(f"_cpu_us_{tested}") and "_host_" not in m]
+           if m.endswith(tuple(f"_cpu_us_{g}" for g in guests)) and
+           "_host_" not in m]
     if cpu:
         print(f"highest CPU-per-operation ratio: {max(cpu):.2f}")
     return 0

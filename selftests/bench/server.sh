@@ -6,10 +6,21 @@
 # modules between rounds without rebooting; the order alternates.  Prints,
 # per metric, the median over the rounds of the ratio ours/stock, and
 # writes the raw figures to build/bench/server/.
+#
+# BENCH_PAIR=1 swaps the client's module with the server's (our client
+# with our server against the stock client with the stock server);
+# BENCH_VERSUS and BENCH_SYSCTL_* then apply to both guests.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/lib.sh"
 
 out=${1:-$RPCRDMA_TOP/build/bench/server}
+title="server: ours vs stock (stock client)"
+both=--server-env
+if [ "${BENCH_PAIR:-0}" = 1 ]; then
+	out=${1:-$RPCRDMA_TOP/build/bench/pair}
+	title="both ends: ours vs stock (same module in client and server)"
+	both=--env
+fi
 rm -rf "$out"
 mkdir -p "$out"
 # BENCH_KERNEL=test runs both guests on the debug test kernel, which has
@@ -27,13 +38,13 @@ bench_instruments "$out"
 	--env "BENCH_ROUNDS=${BENCH_ROUNDS:-8}" \
 	--env "BENCH_RUNTIME=${BENCH_RUNTIME:-8}" \
 	${BENCH_JOBS:+--env "BENCH_JOBS=$BENCH_JOBS"} \
-	${BENCH_VERSUS:+--server-env "BENCH_VERSUS=$BENCH_VERSUS"} \
-	${BENCH_SYSCTL_OURS:+--server-env "BENCH_SYSCTL_OURS=$BENCH_SYSCTL_OURS"} \
-	${BENCH_SYSCTL_STOCK:+--server-env "BENCH_SYSCTL_STOCK=$BENCH_SYSCTL_STOCK"} \
+	${BENCH_PAIR:+--env "BENCH_PAIR=$BENCH_PAIR"} \
+	${BENCH_VERSUS:+$both "BENCH_VERSUS=$BENCH_VERSUS"} \
+	${BENCH_SYSCTL_OURS:+$both "BENCH_SYSCTL_OURS=$BENCH_SYSCTL_OURS"} \
+	${BENCH_SYSCTL_STOCK:+$both "BENCH_SYSCTL_STOCK=$BENCH_SYSCTL_STOCK"} \
 	${BENCH_PROFILE:+--env "BENCH_PROFILE=$BENCH_PROFILE"} \
 	${RPCRDMA_INSN_PROFILE:+--env BENCH_INSN_PROFILE=1} \
 	${BENCH_PROFILE_FILTER:+--env "BENCH_PROFILE_FILTER=$BENCH_PROFILE_FILTER"} ||
 	exit 1
 bench_instruments_stop "$out"
-python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" \
-	"server: ours vs stock (stock client)"
+python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" "$title"
