@@ -308,6 +308,59 @@ static void inline_threshold_case(struct kunit *test)
 			1024U);
 }
 
+/*
+ * The Receive size a server posts for a client: its own maximum, down to
+ * what the client's private data says it sends; the maximum when the
+ * client sent none that decodes.
+ */
+struct recv_size_vec {
+	const char *desc;
+	u8 pdata[RPCRDMA_CM_PDATA_SIZE];
+	size_t len;
+	unsigned int own_max;
+	unsigned int want;
+};
+
+#define RS_PDATA(send, recv) \
+	{ 0xf6, 0xab, 0x0e, 0x18, 0x01, 0x01, (send), (recv) }
+
+static const struct recv_size_vec recv_size_vecs[] = {
+	{ "client sends 4 KiB (stock)", RS_PDATA(0x03, 0x03), 8, 8192, 4096 },
+	{ "client sends 8 KiB", RS_PDATA(0x07, 0x07), 8, 8192, 8192 },
+	{ "client sends 64 KiB, we take 8", RS_PDATA(0x3f, 0x03), 8, 8192,
+	  8192 },
+	{ "client sends 1 KiB", RS_PDATA(0x00, 0x3f), 8, 8192, 1024 },
+	{ "client sends 8 KiB, we take 4", RS_PDATA(0x07, 0x07), 8, 4096,
+	  4096 },
+	{ "client sends 256 KiB, we take 64", RS_PDATA(0xff, 0xff), 8, 65536,
+	  65536 },
+	{ "no private data", { 0 }, 0, 8192, 8192 },
+	{ "short private data", RS_PDATA(0x00, 0x00), 7, 8192, 8192 },
+	{ "wrong magic", { 0xf6, 0xab, 0x0e, 0x19, 0x01, 0x00, 0x00, 0x00 }, 8,
+	  8192, 8192 },
+	{ "version 2", { 0xf6, 0xab, 0x0e, 0x18, 0x02, 0x00, 0x00, 0x00 }, 8,
+	  8192, 8192 },
+};
+
+static void recv_size_vec_desc(const struct recv_size_vec *v, char *desc)
+{
+	strscpy(desc, v->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(recv_size_vec, recv_size_vecs, recv_size_vec_desc);
+
+static void recv_size_case(struct kunit *test)
+{
+	const struct recv_size_vec *v = test->param_value;
+	struct rpcrdma_cm_pdata peer;
+	bool sent;
+
+	sent = rpcrdma_cm_pdata_decode(v->len ? v->pdata : NULL, v->len,
+				       &peer);
+	KUNIT_EXPECT_EQ(test, rpcrdma_cm_recv_size(v->own_max, &peer, sent),
+			v->want);
+}
+
 /* RFC 8797 section 4.1: remote invalidation only if both set R. */
 static void remote_inv_case(struct kunit *test)
 {
@@ -344,6 +397,7 @@ static struct kunit_case rpcrdma_wire_private_data_cases[] = {
 	KUNIT_CASE(size_decode_all_case),
 	KUNIT_CASE(roundtrip_case),
 	KUNIT_CASE(inline_threshold_case),
+	KUNIT_CASE_PARAM(recv_size_case, recv_size_vec_gen_params),
 	KUNIT_CASE(remote_inv_case),
 	KUNIT_CASE(constants_case),
 	{}

@@ -82,10 +82,9 @@ static int srdma_conn_request(struct srdma_xprt *listener,
 	id->event_handler = srdma_cm_conn_handler;
 	sx->cm_state = event->event;
 
-	if (!rpcrdma_cm_pdata_decode(param->private_data,
-				     param->private_data_len,
-				     &sx->peer_pdata))
-		rpcrdma_cm_pdata_default(&sx->peer_pdata);
+	sx->peer_pdata_sent = rpcrdma_cm_pdata_decode(param->private_data,
+						      param->private_data_len,
+						      &sx->peer_pdata);
 	/*
 	 * The client's responder resources bound our outstanding Reads.
 	 * On the passive side the CM reports them as initiator_depth: the
@@ -307,7 +306,7 @@ static void srdma_qp_event(struct ib_event *event, void *context)
 static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 {
 	struct rpcrdma_dev_limits lim;
-	unsigned int payload_pages;
+	unsigned int payload_pages, max_size;
 	int rc;
 
 	/* A chunk moves at most one whole RPC message. */
@@ -319,7 +318,9 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	if (rc)
 		return rc;
 
-	sx->recv_size = READ_ONCE(srdma_max_req_size);
+	max_size = READ_ONCE(srdma_max_req_size);
+	sx->recv_size = rpcrdma_cm_recv_size(max_size, &sx->peer_pdata,
+					     sx->peer_pdata_sent);
 	sx->max_requests = q->max_requests;
 	sx->max_send_sge = q->max_send_sge;
 	sx->ord = q->ord;
@@ -334,7 +335,7 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	sx->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
 	sx->local_pdata.remote_inv = !!(sx->device->attrs.device_cap_flags &
 					IB_DEVICE_MEM_MGT_EXTENSIONS);
-	sx->local_pdata.send_size = sx->recv_size;
+	sx->local_pdata.send_size = max_size;
 	sx->local_pdata.recv_size = sx->recv_size;
 	sx->inline_send = rpcrdma_inline_threshold(sx->local_pdata.send_size,
 						   sx->peer_pdata.recv_size);

@@ -117,10 +117,12 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @port_num: the port the connection uses
  * @ib: PD, CQs and QP of the connection
  * @peer_pdata: RFC 8797 private data from the client (or the defaults)
+ * @peer_pdata_sent: the client sent private data (@peer_pdata is its)
  * @local_pdata: private data we answered with
  * @remote_inv: the client accepts Send With Invalidate
  * @inline_send: largest reply (header included) we may Send inline
- * @recv_size: size of each Receive buffer
+ * @recv_size: size of each Receive buffer: max_req_size, or less if
+ *	the client said it sends less (rpcrdma_cm_recv_size())
  * @max_requests: credits granted to the client
  * @ord: RDMA Reads we may have outstanding: the client's responder
  *	resources, our tunable and the device's limit, whichever is least
@@ -179,6 +181,7 @@ struct srdma_xprt {
 	struct rpcrdma_ib ib;
 
 	struct rpcrdma_cm_pdata peer_pdata;
+	bool peer_pdata_sent;
 	struct rpcrdma_cm_pdata local_pdata;
 	bool remote_inv;
 	unsigned int inline_send;

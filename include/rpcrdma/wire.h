@@ -602,6 +602,9 @@ bool rpcrdma_cm_pdata_decode(const void *buf, size_t len,
 void rpcrdma_cm_pdata_default(struct rpcrdma_cm_pdata *pd);
 unsigned int rpcrdma_inline_threshold(unsigned int own_send,
 				      unsigned int peer_recv);
+unsigned int rpcrdma_cm_recv_size(unsigned int own_max,
+				  const struct rpcrdma_cm_pdata *peer,
+				  bool peer_sent);
 bool rpcrdma_cm_remote_inv_ok(const struct rpcrdma_cm_pdata *local,
 			      const struct rpcrdma_cm_pdata *peer);
 
