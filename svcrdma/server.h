@@ -37,7 +37,11 @@
 #define SRDMA_DEF_REQUESTS	64
 #define SRDMA_MIN_REQUESTS	16
 #define SRDMA_MAX_REQUESTS	1024
-#define SRDMA_DEF_REQ_SIZE	4096
+/*
+ * 8 KiB: a 4 KiB NFS WRITE from a client that sends that much inline
+ * needs no RDMA Read; Receives shrink to what each client sends.
+ */
+#define SRDMA_DEF_REQ_SIZE	8192
 #define SRDMA_MIN_REQ_SIZE	1024
 #define SRDMA_MAX_REQ_SIZE	65536
 #define SRDMA_DEF_ORD		16

@@ -49,7 +49,13 @@
 #define XRDMA_DEF_SLOTS		128
 #define XRDMA_MAX_SLOTS		256
 #define XRDMA_MIN_INLINE	RPCRDMA_CM_SIZE_MIN
-#define XRDMA_DEF_INLINE	4096
+/*
+ * 8 KiB: a 4 KiB READ or WRITE then travels inline to a server that
+ * takes that much (ours), with no registration and no RDMA Read or
+ * Write; a server that takes less (the stock one: 4 KiB) says so in its
+ * private data, and its limit applies.
+ */
+#define XRDMA_DEF_INLINE	8192
 #define XRDMA_MAX_INLINE	65536
 
 /* Timeouts */

@@ -2,8 +2,11 @@
 # Guest "client": our rpcrdma.ko ($RPCRDMA_KO) as the NFS client transport
 # against the server guest.  For each NFS version: files around the inline
 # thresholds written, remounted and compared; a directory of thousands of
-# entries listed (Long Reply); a symlink with a several-KiB target (Long
-# Call); mountstats must show each chunk type in use.  Then concurrent fio
+# entries listed (Long Reply); a symlink with a 4 KiB target (a Read
+# chunk at a 4 KiB inline threshold, inline above it); an extended
+# attribute larger than the threshold (Long Call); at an 8 KiB threshold
+# (our server), 4 KiB direct I/O that must use no chunk; mountstats must
+# show each chunk type in use.  Then concurrent fio
 # verify, and optional steps:
 #   NCONNECT="8 16"   fio verify at queue depth 16 over that many
 #                     connections, with no latency outlier;
@@ -87,6 +90,25 @@ client_trace_start() {
 	done
 }
 
+# The inline thresholds each connection negotiated, in a trace instance
+# of their own: rendering the main buffer is slow on the debug kernel.
+THRESH=$TRACE/instances/thresh
+
+thresh_trace_start() {
+	mountpoint -q $TRACE || mount -t tracefs nodev $TRACE
+	mkdir -p $THRESH
+	echo 1 >$THRESH/events/rpcrdma/xprtrdma_inline_thresh/enable ||
+		fail "no rpcrdma:xprtrdma_inline_thresh tracepoint"
+}
+
+# inline_send: the call inline threshold of the newest connection (both
+# modules' events print "send/recv=SEND/RECV" for it first).
+inline_send() {
+	awk 'match($0, /send\/recv=[0-9]+/) {
+		v = substr($0, RSTART + 10, RLENGTH - 10) } END { print v }' \
+		$THRESH/trace
+}
+
 # Count the lines of event $1 in the trace that match the regex $2.
 client_trace_count() {
 	grep -cE " $1: .*$2" /tmp/client-trace.txt
@@ -155,6 +177,7 @@ else
 	! echo 7 2>/dev/null >/proc/sys/sunrpc/rdma_memreg_strategy ||
 		fail "rdma_memreg_strategy accepted 7, above its maximum"
 fi
+thresh_trace_start
 wait_peer server-ready 120
 target=$(long_target)
 for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
@@ -171,17 +194,46 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	verify_files /mnt
 	expect_xprt_field /mnt 12 1 "write_chunk_count after 1 MiB reads"
 
-	step "NFSv$vers: symlink with a ${#target}-byte target (Read chunk)"
+	inl=$(inline_send)
+	[ -n "$inl" ] || fail "no inline threshold traced for the mount"
+	# A SYMLINK target is at most 4095 bytes: above an 8 KiB threshold
+	# (our client and server) it always travels inline.
 	before=$(xprt_field /mnt 11)
-	ln -s "$target" /mnt/link || fail "creating the long symlink failed"
-	expect_xprt_field /mnt 11 $((before + 1)) "read_chunk_count after SYMLINK"
+	if [ "$inl" -le 4096 ]; then
+		step "NFSv$vers: symlink with a ${#target}-byte target (Read chunk)"
+		ln -s "$target" /mnt/link || fail "creating the long symlink failed"
+		expect_xprt_field /mnt 11 $((before + 1)) \
+			"read_chunk_count after SYMLINK"
+	else
+		step "NFSv$vers: symlink with a ${#target}-byte target (inline at $inl)"
+		ln -s "$target" /mnt/link || fail "creating the long symlink failed"
+		[ "$(xprt_field /mnt 11)" = "$before" ] ||
+			fail "the SYMLINK took a Read chunk at a $inl-byte threshold"
+	fi
+	if [ "$vers" = 4.2 ] && [ "$inl" -gt 4096 ]; then
+		step "NFSv$vers: 4 KiB direct writes and reads inline at $inl"
+		head -c 65536 /dev/urandom >/tmp/direct.src
+		r=$(xprt_field /mnt 11)
+		w=$(xprt_field /mnt 12)
+		dd if=/tmp/direct.src of=/mnt/direct bs=4096 oflag=direct \
+			status=none || fail "4 KiB direct writes failed"
+		dd if=/mnt/direct of=/tmp/direct.back bs=4096 iflag=direct \
+			status=none || fail "4 KiB direct reads failed"
+		cmp /tmp/direct.src /tmp/direct.back ||
+			fail "4 KiB direct I/O read back wrong"
+		[ "$(xprt_field /mnt 11)/$(xprt_field /mnt 12)" = "$r/$w" ] ||
+			fail "4 KiB direct I/O took chunks at a $inl-byte threshold (read/write chunks $r/$w before, $(xprt_field /mnt 11)/$(xprt_field /mnt 12) after)"
+		rm -f /mnt/direct /tmp/direct.src /tmp/direct.back
+	fi
 	if [ "$vers" = 4.2 ]; then
-		step "NFSv$vers: 4000-byte extended attribute (Long Call)"
+		# Larger than the threshold, whatever it is.
+		xsize=$((inl + 1000))
+		step "NFSv$vers: $xsize-byte extended attribute (Long Call)"
 		touch /mnt/xattr
-		python3 -c 'import os; os.setxattr("/mnt/xattr", "user.big", b"v" * 4000)' ||
-			fail "setxattr of 4000 bytes failed"
+		python3 -c "import os; os.setxattr('/mnt/xattr', 'user.big', b'v' * $xsize)" ||
+			fail "setxattr of $xsize bytes failed"
 		expect_xprt_field /mnt 21 1 "nomsg_call_count (Long Calls)"
-		[ "$(python3 -c 'import os; print(len(os.getxattr("/mnt/xattr", "user.big")))')" = 4000 ] ||
+		[ "$(python3 -c 'import os; print(len(os.getxattr("/mnt/xattr", "user.big")))')" = $xsize ] ||
 			fail "getxattr returned the wrong value"
 		rm -f /mnt/xattr
 	fi
