@@ -83,6 +83,7 @@ demo: deps
 bench: deps
 	selftests/bench/client.sh
 	selftests/bench/server.sh
+	BENCH_PAIR=1 selftests/bench/server.sh
 
 crash-history:
 	selftests/crash-history.sh
