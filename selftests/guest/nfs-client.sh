@@ -212,16 +212,16 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	if [ "$vers" = 4.2 ] && [ "$inl" -gt 4096 ]; then
 		step "NFSv$vers: 4 KiB direct writes and reads inline at $inl"
 		head -c 65536 /dev/urandom >/tmp/direct.src
-		r=$(xprt_field /mnt 11)
-		w=$(xprt_field /mnt 12)
+		want="$(xprt_field /mnt 11)/$(xprt_field /mnt 12)"
 		dd if=/tmp/direct.src of=/mnt/direct bs=4096 oflag=direct \
 			status=none || fail "4 KiB direct writes failed"
 		dd if=/mnt/direct of=/tmp/direct.back bs=4096 iflag=direct \
 			status=none || fail "4 KiB direct reads failed"
 		cmp /tmp/direct.src /tmp/direct.back ||
 			fail "4 KiB direct I/O read back wrong"
-		[ "$(xprt_field /mnt 11)/$(xprt_field /mnt 12)" = "$r/$w" ] ||
-			fail "4 KiB direct I/O took chunks at a $inl-byte threshold (read/write chunks $r/$w before, $(xprt_field /mnt 11)/$(xprt_field /mnt 12) after)"
+		got="$(xprt_field /mnt 11)/$(xprt_field /mnt 12)"
+		[ "$got" = "$want" ] ||
+			fail "4 KiB direct I/O took chunks at a $inl-byte threshold (read/write chunks $want before, $got after)"
 		rm -f /mnt/direct /tmp/direct.src /tmp/direct.back
 	fi
 	if [ "$vers" = 4.2 ]; then
