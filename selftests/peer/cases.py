@@ -53,9 +53,8 @@ class Case:
 
 
 # Bytes per READ when the Read chunk cases read their file back.  The
-# replies must fit inline: pyverbs 44 does not deliver our connection
-# private data, so the server keeps RFC 8797's default 1024-byte inline
-# size for this peer.
+# replies must fit inline: within RFC 8797's default 1024-byte inline
+# size too, should a peer run without private data.
 READ_PIECE = 512
 
 # How long a COMPOUND answered NFS4ERR_DELAY or NFS4ERR_GRACE is retried.

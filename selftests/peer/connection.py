@@ -156,9 +156,12 @@ class Connection:
             self._post_recv(slot)
         # The server reads from us (Read chunks): accept one RDMA Read at a
         # time.  Its Sends wait for our receives as long as needed (7).
-        param = ConnParam(resources=1, depth=1, rnr_retry=7,
-                          qp_num=self.qp.qp_num)
+        # ConnParam carries as much private data as its data_len made
+        # room for, and set_private_data() silently drops the rest.
         self._private = connect_private_data(self.args)
+        param = ConnParam(resources=1, depth=1, rnr_retry=7,
+                          qp_num=self.qp.qp_num,
+                          data_len=len(self._private))
         param.set_private_data(self._private)
         self.cmid.connect(param)
         self.server_private = self._expect_cm_event(

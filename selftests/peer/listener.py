@@ -127,9 +127,13 @@ class ServerConnection:
             self._post_recv(slot)
         attr, mask = cmid.init_qp_attr(e.IBV_QPS_RTR)
         self.qp.modify(attr, mask)
+        # ConnParam carries as much private data as its data_len made
+        # room for, and set_private_data() silently drops the rest:
+        # without data_len the client saw none (zeros) at all.
+        pdata = private_data(recv_size, send_size)
         param = ConnParam(resources=1, depth=4, rnr_retry=7,
-                          qp_num=self.qp.qp_num)
-        param.set_private_data(private_data(recv_size, send_size))
+                          qp_num=self.qp.qp_num, data_len=len(pdata))
+        param.set_private_data(pdata)
         cmid.accept(param)
         attr, mask = cmid.init_qp_attr(e.IBV_QPS_RTS)
         self.qp.modify(attr, mask)
