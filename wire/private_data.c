@@ -153,19 +153,21 @@ unsigned int rpcrdma_inline_threshold(unsigned int own_send,
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_inline_threshold);
 
 /**
- * rpcrdma_cm_recv_size - Receive size a server posts for one client
- * @own_max: the largest Receive this server is configured for
- * @peer: the client's settings
- * @peer_sent: @peer came from the client's private data; false if the
- *	client sent none and RFC 8797's defaults stand in for it
+ * rpcrdma_cm_recv_size - Receive size one side posts for its peer
+ * @own_max: the largest Receive this side is configured for
+ * @peer: the peer's settings
+ * @peer_sent: @peer came from the peer's private data; false if the
+ *	peer sent none and RFC 8797's defaults stand in for it
  *
  * RFC 8797 section 4: a peer's Send Size is the most it transmits in one
  * RDMA Send on the connection, so a Receive larger than that only holds
- * memory.  A client without private data predates RFC 8797 and may well
- * send more than RFC 8166's 1024-byte default (4 KiB calls were common):
- * it gets @own_max.
+ * memory.  A peer without private data predates RFC 8797 and may well
+ * send more than RFC 8166's 1024-byte default (4 KiB messages were
+ * common): it gets @own_max.  A server also advertises the result; a
+ * client learns the server's size only from the connect reply, after
+ * advertising its own.
  *
- * Return: the Receive size, which the server also advertises.
+ * Return: the Receive size.
  */
 unsigned int rpcrdma_cm_recv_size(unsigned int own_max,
 				  const struct rpcrdma_cm_pdata *peer,

@@ -221,6 +221,7 @@ struct xrdma_rep {
  * @connected: set on ESTABLISHED, cleared on any loss
  * @local_pdata: private data we sent
  * @peer_pdata: private data the server sent (or RFC defaults)
+ * @peer_pdata_sent: @peer_pdata came from the server's connect reply
  * @inline_send: largest RDMA Send we may post
  * @inline_recv: largest reply the server may send inline
  * @max_requests: credits we ask for, and Receives we post
@@ -231,7 +232,8 @@ struct xrdma_rep {
  * @mr_all: every MR of this endpoint
  * @reps: the Receive buffers
  * @nr_reps: entries in @reps
- * @rep_size: size of one Receive buffer
+ * @rep_size: size of one Receive buffer: what the server said it sends
+ *	at most (rpcrdma_cm_recv_size()), known once the connection is up
  * @recv_batch: consumed Receives are reposted this many at a time
  * @hdr_dma: DMA address of each slot's header buffer (rx->reqs[i]),
  *	mapped for this connection's device for as long as it lives
@@ -257,6 +259,7 @@ struct xrdma_ep {
 
 	struct rpcrdma_cm_pdata local_pdata;
 	struct rpcrdma_cm_pdata peer_pdata;
+	bool peer_pdata_sent;
 	unsigned int inline_send;
 	unsigned int inline_recv;
 	unsigned int max_requests;

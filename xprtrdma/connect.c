@@ -28,9 +28,11 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 		status = -ENETUNREACH;
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (!rpcrdma_cm_pdata_decode(event->param.conn.private_data,
-					     event->param.conn.private_data_len,
-					     &ep->peer_pdata))
+		ep->peer_pdata_sent =
+			rpcrdma_cm_pdata_decode(event->param.conn.private_data,
+						event->param.conn.private_data_len,
+						&ep->peer_pdata);
+		if (!ep->peer_pdata_sent)
 			rpcrdma_cm_pdata_default(&ep->peer_pdata);
 		WRITE_ONCE(ep->connected, true);
 		break;
@@ -98,12 +100,21 @@ static int xrdma_cm_wait(struct xrdma_ep *ep, int rc, unsigned long timeout)
 	return ep->cm_status;
 }
 
-/* Allocate, map and post the Receive buffers of a new connection. */
-static int xrdma_reps_create(struct xrdma_ep *ep)
+/*
+ * Allocate, map and post the Receive buffers of a new connection, once
+ * its connect reply has said how large a message the server sends: a
+ * Receive larger than that only holds memory (RFC 8797 section 4).
+ * Posting them only now is safe because a server sends nothing but
+ * replies to our calls, and backchannel calls on a connection our calls
+ * bound to a session; the first call waits for this.
+ */
+static int xrdma_reps_create(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	unsigned int i;
 	int rc;
 
+	ep->rep_size = rpcrdma_cm_recv_size(rx->inline_read, &ep->peer_pdata,
+					    ep->peer_pdata_sent);
 	ep->reps = kcalloc(ep->nr_reps, sizeof(*ep->reps), GFP_KERNEL);
 	if (!ep->reps)
 		return -ENOMEM;
@@ -219,7 +230,6 @@ static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 	ep->max_send_sge = q->max_send_sge;
 	ep->max_requests = q->max_requests;
 	ep->nr_reps = q->recv_posted;
-	ep->rep_size = rx->inline_read;
 	ep->recv_batch = q->recv_batch;
 	ep->sendq.batch = q->send_batch;
 	return 0;
@@ -276,7 +286,7 @@ static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	xrdma_reps_destroy(ep);
 }
 
-/* PD, CQs and QP sized for the device, MRs, and the Receives posted. */
+/* PD, CQs and QP sized for the device, MRs and mapped header buffers. */
 static int xrdma_ep_create_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	struct rpcrdma_client_queues q;
@@ -302,9 +312,6 @@ static int xrdma_ep_create_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	if (rc)
 		goto out_queues;
 	rc = xrdma_hdrs_map(rx, ep);
-	if (rc)
-		goto out_queues;
-	rc = xrdma_reps_create(ep);
 	if (rc)
 		goto out_queues;
 	return 0;
@@ -350,7 +357,10 @@ static int xrdma_ep_handshake(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	return 0;
 }
 
-/* Resolve, create the queues, connect.  Return: 0, or -errno and undone. */
+/*
+ * Resolve, create the queues, connect, post the Receives.
+ * Return: 0, or -errno and undone.
+ */
 static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	int rc;
@@ -362,6 +372,9 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	if (rc)
 		goto out_id;
 	rc = xrdma_ep_handshake(rx, ep);
+	if (rc)
+		goto out_queues;
+	rc = xrdma_reps_create(rx, ep);
 	if (rc)
 		goto out_queues;
 	return 0;

@@ -109,6 +109,17 @@ inline_send() {
 		$THRESH/trace
 }
 
+# recv_buffers: "RECV BUF" of the newest connection of our client: the
+# reply inline threshold and the size of its Receive buffers.
+recv_buffers() {
+	awk 'match($0, /send\/recv=[0-9]+\/[0-9]+/) {
+		split(substr($0, RSTART + 10, RLENGTH - 10), t, "/")
+		r = t[2]; b = "" }
+	match($0, /receive buffers [0-9]+/) {
+		b = substr($0, RSTART + 16, RLENGTH - 16) }
+	END { print r " " b }' $THRESH/trace
+}
+
 # Count the lines of event $1 in the trace that match the regex $2.
 client_trace_count() {
 	grep -cE " $1: .*$2" /tmp/client-trace.txt
@@ -196,6 +207,14 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 
 	inl=$(inline_send)
 	[ -n "$inl" ] || fail "no inline threshold traced for the mount"
+	if [ "${CLIENT_MODULE:-ours}" != stock ]; then
+		# Every server here sends private data: the Receives hold
+		# what it said it sends, not our own (larger) maximum.
+		rb=$(recv_buffers)
+		[ -n "${rb#* }" ] && [ "${rb#* }" = "${rb% *}" ] ||
+			fail "Receive buffers of '${rb#* }' bytes for a '${rb% *}'-byte reply threshold"
+		echo "# Receive buffers: ${rb#* } bytes"
+	fi
 	# A SYMLINK target is at most 4095 bytes: above an 8 KiB threshold
 	# (our client and server) it always travels inline.
 	want=$(xprt_field /mnt 11)

@@ -273,8 +273,7 @@ class Server:
             conn.disconnect()
             return
         reply = Reply(call.xid, RECV_COUNT, rpc_reply,
-                      conn.send_size - 28 - len(rpc_reply),
-                      conn.client_recv - 28 - len(rpc_reply), call.reply_chunk)
+                      conn.send_size - 28 - len(rpc_reply), call.reply_chunk)
         case = None
         if self.armed and prog == NFS_PROGRAM and proc == self.armed[1].target:
             seq, case = self.armed

@@ -50,13 +50,13 @@ class Reply:
     answer.  FIELDS are the transport header's four fixed words; LISTS
     the encoded chunk lists (three zero words when inline)."""
 
-    def __init__(self, xid, credits, rpc, room, buffer_room,
-                 offered_reply=None):
+    def __init__(self, xid, credits, rpc, room, offered_reply=None):
         self.xid, self.credits, self.rpc = xid, credits, rpc
         # Bytes that may follow inline(): within the inline threshold,
-        # and within the client's Receive buffer (its private data's
-        # Receive size), which can be larger.
-        self.room, self.buffer_room = room, buffer_room
+        # which is also the size of the client's Receive buffers (the
+        # smaller of its private data's Receive size and our Send size:
+        # RFC 8797 clients post no more than the server sends).
+        self.room = room
         self.offered_reply = offered_reply or []    # [(handle, length, offset)]
 
     def fixed(self, xid=None, vers=RPCRDMA_VERSION, credits=None, proc=RDMA_MSG):
@@ -288,11 +288,12 @@ def cases():
         send(lambda r: r.fixed(proc=RDMA_ERROR, xid=r.xid + 1) + xdr(ERR_CHUNK)),
         RECONNECT)
 
-    # More than the client's Receive buffer holds (its private data says
-    # how much): the Receive fails and takes the connection down.
+    # More than the client's Receive buffer holds (our Send size, or its
+    # private data's Receive size if smaller): the Receive fails and
+    # takes the connection down.
     for extra in (1, 4, 4096, 30000):
         add('oversize-by-%d' % extra,
-            lambda r, x=extra: [('send', r.inline() + bytes(r.buffer_room + x))],
+            lambda r, x=extra: [('send', r.inline() + bytes(r.room + x))],
             RECONNECT, fast=extra == 1)
 
     # Extra messages around the right one.
