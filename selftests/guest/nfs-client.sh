@@ -515,6 +515,9 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	rm -f /mnt/big /tmp/big.src /tmp/big.blk
 	if [ "${RENEGOTIATE:-0}" = 1 ]; then
 		step "NFSv4.2: the server came back with a 1 KiB inline size"
+		rb=$(recv_buffers)
+		[ "${CLIENT_MODULE:-ours}" = stock ] || [ "$rb" = "1024 1024" ] ||
+			fail "reply threshold and Receive buffers after the renegotiation: '$rb', expected '1024 1024'"
 		# A 1,500-byte symlink target fitted the old 4 KiB inline
 		# size; now it must travel in a Read chunk.
 		before=$(xprt_field /mnt 11)
