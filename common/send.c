@@ -146,8 +146,9 @@ static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
 /**
  * rpcrdma_send_sges_build - SGEs for a header plus the inline message
  * @ss: list prepared with rpcrdma_send_sges_init()
- * @hdr_buf: the encoded transport header; its buffer must have room for
- *	the inline message after the header (for the pull-up)
+ * @hdr_buf: the encoded transport header
+ * @hdr_room: size of the buffer at @hdr_buf: a pull-up copies the inline
+ *	message after the header, so it fails if the two do not fit
  * @hdr_len: bytes of transport header in @hdr_buf
  * @xdr: the RPC message
  * @split: end of the first inline part of @xdr
@@ -156,13 +157,15 @@ static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
  * The bytes of @xdr in [0, @split) and [@resume, len) follow the header;
  * the range between them (a DDP payload moved by RDMA) is left out.  The
  * caller has checked that header and inline message fit the inline
- * threshold, which is never more than the size of @hdr_buf.
+ * threshold.
  *
- * Return: 0 or -EIO; on error nothing is left mapped.
+ * Return: 0, -EIO, or -EMSGSIZE if the message needs a pull-up that
+ * @hdr_room cannot hold; on error nothing is left mapped.
  */
 int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
-			    unsigned int hdr_len, const struct xdr_buf *xdr,
-			    unsigned int split, unsigned int resume)
+			    size_t hdr_room, unsigned int hdr_len,
+			    const struct xdr_buf *xdr, unsigned int split,
+			    unsigned int resume)
 {
 	unsigned int tail_len = resume < xdr->len ? xdr->len - resume : 0;
 	int rc;
@@ -184,6 +187,8 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	/* Too many pieces for this device: copy them after the header. */
 	rpcrdma_send_sges_unmap(ss);
 	ss->maps_pages = false;
+	if (hdr_len > hdr_room || split + tail_len > hdr_room - hdr_len)
+		return -EMSGSIZE;
 	if (split)
 		read_bytes_from_xdr_buf(xdr, 0, hdr_buf + hdr_len, split);
 	if (tail_len)

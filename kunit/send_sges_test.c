@@ -176,7 +176,8 @@ static void sst_run(struct kunit *test, enum sst_premap premap)
 		rpcrdma_send_sges_premapped_buf(ss, buf, buf_len,
 						(uintptr_t)buf);
 	}
-	rc = rpcrdma_send_sges_build(ss, hdr, SST_HDR_LEN, &xdr, split, resume);
+	rc = rpcrdma_send_sges_build(ss, hdr, 4 * PAGE_SIZE, SST_HDR_LEN, &xdr,
+				     split, resume);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	KUNIT_EXPECT_EQ(test, ss->sge[0].addr, (u64)(uintptr_t)hdr);
 	KUNIT_EXPECT_EQ(test, ss->sge[0].length, SST_HDR_LEN + v->pulled_up);
@@ -244,11 +245,153 @@ static void send_sges_premapped_part_case(struct kunit *test)
 	sst_run(test, SST_PREMAP_PART);
 }
 
+/*
+ * A pull-up needs room for the header and the message after it: one
+ * byte less fails with nothing left mapped, and a Send without a
+ * pull-up needs no room beyond its header.
+ */
+static void send_sges_room_case(struct kunit *test)
+{
+	const struct sst_vec *v = test->param_value;
+	unsigned int split, resume, room = SST_HDR_LEN + v->pulled_up;
+	struct rpcrdma_send_sges *ss;
+	struct ib_device *device;
+	struct xdr_buf xdr;
+	u8 *hdr, *buf;
+	int rc;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to map SGEs");
+	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
+	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
+	hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	buf = kunit_kzalloc(test, v->head + 1 + v->tail + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, device);
+	KUNIT_ASSERT_NOT_NULL(test, ss);
+	KUNIT_ASSERT_NOT_NULL(test, hdr);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	sst_build(test, v, &xdr, buf);
+	split = v->hole ? v->head : xdr.len;
+	resume = v->hole ? v->head + v->page_len : xdr.len;
+
+	if (v->pulled_up) {
+		rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
+		rc = rpcrdma_send_sges_build(ss, hdr, room - 1, SST_HDR_LEN,
+					     &xdr, split, resume);
+		KUNIT_EXPECT_EQ(test, rc, -EMSGSIZE);
+		KUNIT_EXPECT_EQ(test, ss->nr, 0);
+	}
+	rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
+	rc = rpcrdma_send_sges_build(ss, hdr, room, SST_HDR_LEN, &xdr, split,
+				     resume);
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
+	rpcrdma_send_sges_unmap(ss);
+}
+
+/* Inline sizes, header included, to check rpcrdma_send_sges_worst() at. */
+static const unsigned int ssw_sizes[] = { 1024, 4096, 4097, 8192, 12288,
+					  16384 };
+
+static void ssw_desc(const unsigned int *size, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u-byte Sends", *size);
+}
+
+KUNIT_ARRAY_PARAM(ssw, ssw_sizes, ssw_desc);
+
+/* SGEs one message shape gathers into, with no room for a pull-up. */
+static unsigned int ssw_gather(struct kunit *test, struct rpcrdma_send_sges *ss,
+			       struct xdr_buf *xdr, u8 *hdr, unsigned int max,
+			       bool hole)
+{
+	unsigned int h = xdr->head[0].iov_len, nr;
+	int rc;
+
+	rpcrdma_send_sges_init(ss, ss->device, 0x1234, max);
+	rc = rpcrdma_send_sges_build(ss, hdr, SST_HDR_LEN, SST_HDR_LEN, xdr,
+				     hole ? h : xdr->len,
+				     hole ? h + xdr->page_len : xdr->len);
+	KUNIT_EXPECT_EQ_MSG(test, rc, 0,
+			    "head %u, %u bytes of pages from %u, tail %zu%s", h,
+			    xdr->page_len, xdr->page_base, xdr->tail[0].iov_len,
+			    hole ? ", pages left out" : "");
+	nr = ss->nr;
+	rpcrdma_send_sges_unmap(ss);
+	return nr;
+}
+
+/*
+ * rpcrdma_send_sges_worst() is what a device must take for no call of
+ * an inline size ever to be pulled up: every message that fits, whole
+ * or with its pages left out, from any page offset, with or without
+ * head and tail, gathers into that many SGEs with no room for a
+ * pull-up, and the largest ones need all of them.
+ */
+static void send_sges_worst_case(struct kunit *test)
+{
+	static const unsigned int offsets[] = { 0, 1, PAGE_SIZE / 2,
+						PAGE_SIZE - 1 };
+	unsigned int inl = *(const unsigned int *)test->param_value;
+	unsigned int msg_max = inl - SST_HDR_LEN, most = 0, worst;
+	unsigned int npages = msg_max / PAGE_SIZE + 2, i, p, pmax;
+	struct rpcrdma_send_sges *ss;
+	struct page **pages;
+	struct xdr_buf xdr;
+	u8 *hdr, *buf;
+	int rc;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to map SGEs");
+	worst = rpcrdma_send_sges_worst(inl);
+	KUNIT_ASSERT_LE(test, worst, RPCRDMA_MAX_SEND_SGES);
+	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ss);
+	ss->device = kunit_kzalloc(test, sizeof(*ss->device), GFP_KERNEL);
+	hdr = kunit_kzalloc(test, SST_HDR_LEN, GFP_KERNEL);
+	buf = kunit_kzalloc(test, 4, GFP_KERNEL);
+	pages = kunit_kcalloc(test, npages, sizeof(*pages), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ss->device);
+	KUNIT_ASSERT_NOT_NULL(test, hdr);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	for (i = 0; i < npages; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		rc = kunit_add_action_or_reset(test, sst_free_page, pages[i]);
+		KUNIT_ASSERT_EQ(test, rc, 0);
+	}
+
+	/* Bit 0: pages left out; 1-2: page offset; 3: head; 4: tail. */
+	for (i = 0; i < 32; i++) {
+		memset(&xdr, 0, sizeof(xdr));
+		xdr.head[0].iov_base = buf;
+		xdr.head[0].iov_len = (i >> 3) & 1;
+		xdr.pages = pages;
+		xdr.page_base = offsets[(i >> 1) & 3];
+		xdr.tail[0].iov_base = buf + 2;
+		xdr.tail[0].iov_len = (i >> 4) & 1;
+		pmax = msg_max - xdr.head[0].iov_len - xdr.tail[0].iov_len;
+		for (p = 0; ; p = min(p + 509, pmax)) {
+			xdr.page_len = p;
+			xdr.len = xdr.head[0].iov_len + p + xdr.tail[0].iov_len;
+			xdr.buflen = xdr.len;
+			most = max(most, ssw_gather(test, ss, &xdr, hdr, worst,
+						    i & 1));
+			if (p == pmax)
+				break;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, most, rpcrdma_send_sges_worst(msg_max));
+}
+
 static struct kunit_case rpcrdma_send_sges_cases[] = {
 	KUNIT_CASE_PARAM(send_sges_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_buf_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_part_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_room_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_worst_case, ssw_gen_params),
 	{}
 };
 

@@ -78,7 +78,7 @@ static int srdma_bc_send_request(struct rpc_rqst *rqst)
 		goto out_put;
 	}
 	sc->sges.max = 1;
-	err = rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf,
+	err = rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
 				      xdr_stream_pos(&xdr), &rqst->rq_snd_buf,
 				      rqst->rq_snd_buf.len,
 				      rqst->rq_snd_buf.len);

@@ -292,8 +292,8 @@ static int srdma_send_build_copy(struct srdma_send *sc, unsigned int hdr_len,
 
 	/* With a single SGE everything is copied after the header. */
 	sc->sges.max = 1;
-	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, hdr_len,
-				       msg ? msg : &empty,
+	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
+				       hdr_len, msg ? msg : &empty,
 				       msg ? msg->len : 0,
 				       msg ? msg->len : 0);
 }
@@ -421,7 +421,8 @@ static int srdma_reply_build_inline(struct srdma_send *sc,
 	unsigned int i, len = 0;
 
 	if (rp->nr_runs <= 2)
-		return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, hdr_len,
+		return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf,
+					       sc->hdr_size, hdr_len,
 					       res, rp->runs[0].end,
 					       rp->nr_runs == 2 ?
 					       rp->runs[1].start : res->len);
@@ -433,8 +434,8 @@ static int srdma_reply_build_inline(struct srdma_send *sc,
 		len += n;
 	}
 	sc->sges.max = 1;
-	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, hdr_len + len,
-				       res, 0, res->len);
+	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
+				       hdr_len + len, res, 0, res->len);
 }
 
 /* Hand the reply's pages to @sc: they live until the Send completes. */

@@ -58,6 +58,7 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 		goto out_undo;
 	}
 	req->rpc_buf_size = 2 * PAGE_SIZE;
+	req->hdr_size = hdr_size;
 	req->rx = rx;
 	req->send_cid.completion_id = id;
 	req->is_bc = true;

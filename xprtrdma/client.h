@@ -298,6 +298,7 @@ struct xrdma_ep {
  *	(both under ep_rwsem held for writing or for reading)
  * @rpc_dma: DMA address of @rpc_buf on @rpc_dma_ep's device
  * @hdr_buf: transport header, followed by pulled-up payload if needed
+ * @hdr_size: size of @hdr_buf
  * @hdr_len: bytes of transport header encoded in @hdr_buf
  * @send_wr: the Send work request
  * @send_cqe: completion of @send_wr
@@ -334,6 +335,7 @@ struct xrdma_req {
 	struct xrdma_ep *rpc_dma_ep;
 	u64 rpc_dma;
 	void *hdr_buf;
+	size_t hdr_size;
 	unsigned int hdr_len;
 
 	struct ib_send_wr send_wr;

@@ -47,8 +47,11 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 							req->rpc_buf_size,
 							req->rpc_dma);
 	}
-	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_len,
-				     xdr, split, resume);
+	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_size,
+				     req->hdr_len, xdr, split, resume);
+	/* The header buffer holds any call the connection sends inline. */
+	if (WARN_ON_ONCE(rc == -EMSGSIZE))
+		return -EIO;
 	if (!rc)
 		atomic64_add(req->sges.pulled_up,
 			     &req->rx->stats.pullup_copy_count);

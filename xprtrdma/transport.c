@@ -99,6 +99,7 @@ static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
 		req->hdr_buf = kmalloc(hdr_size, GFP_KERNEL);
 		if (!req->hdr_buf)
 			return -ENOMEM;
+		req->hdr_size = hdr_size;
 		list_add_tail(&req->free_node, &rx->free_reqs);
 	}
 	return 0;

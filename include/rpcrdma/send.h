@@ -116,9 +116,33 @@ rpcrdma_send_sges_premapped_buf(struct rpcrdma_send_sges *ss, const void *buf,
 	ss->buf_dma = dma;
 }
 
+/**
+ * rpcrdma_send_sges_worst - most SGEs a header and an inline message take
+ * @msg_len: most bytes of RPC message a Send carries after its header
+ *
+ * For a message gathered from one range of an xdr_buf that starts at
+ * its head (rpcrdma_send_sges_build() with @split equal to @resume), or
+ * from its head and its tail only (a DDP data item left out): one SGE
+ * for the header, one for the head, one for the tail, and one for each
+ * page the range touches, which need not be adjacent, so that @msg_len
+ * bytes at any offset touch at most (@msg_len + PAGE_SIZE - 2) /
+ * PAGE_SIZE + 1 pages.  A device that takes this many SGEs per Send
+ * never makes such a Send pull its message up.
+ *
+ * Return: the number of SGEs.
+ */
+static inline unsigned int rpcrdma_send_sges_worst(unsigned int msg_len)
+{
+	unsigned int pages = msg_len ? (msg_len + PAGE_SIZE - 2) / PAGE_SIZE + 1
+				     : 0;
+
+	return 3 + pages;
+}
+
 int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
-			    unsigned int hdr_len, const struct xdr_buf *xdr,
-			    unsigned int split, unsigned int resume);
+			    size_t hdr_room, unsigned int hdr_len,
+			    const struct xdr_buf *xdr, unsigned int split,
+			    unsigned int resume);
 void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss);
 
 /**
