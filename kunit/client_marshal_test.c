@@ -182,9 +182,57 @@ static void rpc_buf_premap_case(struct kunit *test)
 	xrdma_rpc_buf_unmap(req);
 }
 
+/**
+ * struct hbs_vec - a connection's sizes and its slots' header buffers
+ * @inline_send: negotiated inline send size
+ * @max_send_sge: SGEs per Send the connection uses
+ * @size: header buffer each slot needs
+ */
+struct hbs_vec {
+	unsigned int inline_send, max_send_sge;
+	size_t size;
+};
+
+static const struct hbs_vec hbs_vecs[] = {
+	/* Enough SGEs for any call of the size: a header alone. */
+	{ 8192, 8, XRDMA_HDR_BUF_SIZE },
+	{ 8192, 6, XRDMA_HDR_BUF_SIZE },	/* siw */
+	{ 4096, 5, XRDMA_HDR_BUF_SIZE },
+	{ 16385, 8, XRDMA_HDR_BUF_SIZE },
+	{ 1024, 5, XRDMA_HDR_BUF_SIZE },
+	/* One SGE short: room for the pulled-up call. */
+	{ 8192, 5, 8192 },
+	{ 4096, 4, 4096 },
+	{ 16386, 8, 16386 },
+	{ 32768, 8, 32768 },
+	{ 1024, 4, XRDMA_HDR_BUF_SIZE },	/* never smaller than a header */
+	{ 65536, 1, 65536 },
+};
+
+static void hbs_desc(const struct hbs_vec *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u-byte Sends, %u SGEs",
+		 v->inline_send, v->max_send_sge);
+}
+
+KUNIT_ARRAY_PARAM(hbs, hbs_vecs, hbs_desc);
+
+/*
+ * A slot's header buffer has room for a pulled-up call exactly where the
+ * device's SGEs cannot gather every call of the negotiated size.
+ */
+static void hdr_buf_size_case(struct kunit *test)
+{
+	const struct hbs_vec *v = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, xrdma_hdr_buf_size(v->inline_send,
+						 v->max_send_sge), v->size);
+}
+
 static struct kunit_case rpcrdma_client_marshal_cases[] = {
 	KUNIT_CASE_PARAM(plan_case, cmt_gen_params),
 	KUNIT_CASE(rpc_buf_premap_case),
+	KUNIT_CASE_PARAM(hdr_buf_size_case, hbs_gen_params),
 	{}
 };
 

@@ -47,7 +47,8 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 	req = kzalloc(sizeof(*req), GFP_NOIO);
 	if (!req)
 		goto out_undo;
-	hdr_size = xrdma_hdr_buf_size(rx);
+	/* Room for a pull-up whatever the connection: these are few. */
+	hdr_size = max_t(size_t, XRDMA_HDR_BUF_SIZE, rx->inline_write);
 	req->hdr_buf = kmalloc(hdr_size, GFP_NOIO);
 	req->rpc_buf = (void *)__get_free_pages(GFP_NOIO, 1);
 	if (!req->hdr_buf || !req->rpc_buf) {

@@ -298,7 +298,8 @@ struct xrdma_ep {
  *	(both under ep_rwsem held for writing or for reading)
  * @rpc_dma: DMA address of @rpc_buf on @rpc_dma_ep's device
  * @hdr_buf: transport header, followed by pulled-up payload if needed
- * @hdr_size: size of @hdr_buf
+ * @hdr_size: size of @hdr_buf: room for a pull-up only where the
+ *	connection may need one (xrdma_hdr_buf_size())
  * @hdr_len: bytes of transport header encoded in @hdr_buf
  * @send_wr: the Send work request
  * @send_cqe: completion of @send_wr
@@ -417,10 +418,23 @@ static inline struct xrdma_req *xrdma_req(struct rpc_rqst *rqst)
 	return container_of(rqst, struct xrdma_req, rqst);
 }
 
-/* Size of a header buffer: a header, or a header and a pulled-up call. */
-static inline size_t xrdma_hdr_buf_size(const struct xrdma_xprt *rx)
+/**
+ * xrdma_hdr_buf_size - size of a header buffer for Sends of this size
+ * @inline_send: most bytes one Send carries, header included
+ * @max_send_sge: SGEs per Send the connection uses
+ *
+ * A call goes inline whole or as its head and tail (marshal.c), which
+ * rpcrdma_send_sges_worst() bounds: where the device takes that many
+ * SGEs no call is ever pulled up, and the buffer holds just a header.
+ *
+ * Return: XRDMA_HDR_BUF_SIZE, or more for a pulled-up call.
+ */
+static inline size_t xrdma_hdr_buf_size(unsigned int inline_send,
+					unsigned int max_send_sge)
 {
-	return max_t(size_t, XRDMA_HDR_BUF_SIZE, rx->inline_write);
+	if (rpcrdma_send_sges_worst(inline_send) <= max_send_sge)
+		return XRDMA_HDR_BUF_SIZE;
+	return max_t(size_t, XRDMA_HDR_BUF_SIZE, inline_send);
 }
 
 /* sysctl.c */

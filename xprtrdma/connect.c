@@ -152,12 +152,15 @@ static void xrdma_reps_destroy(struct xrdma_ep *ep)
 }
 
 /*
- * Map every slot's header buffer for @ep's device, once for the whole
- * connection: a Send then only syncs the bytes it sends.
+ * Give every slot a header buffer sized for @ep (xrdma_hdr_buf_size():
+ * room for a pulled-up call only if its device may need one), and map
+ * it for @ep's device once for the whole connection: a Send then only
+ * syncs the bytes it sends.  No Send uses the buffers meanwhile: the
+ * last connection's were retired when it was torn down.
  */
 static int xrdma_hdrs_map(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
-	size_t size = xrdma_hdr_buf_size(rx);
+	size_t size = xrdma_hdr_buf_size(ep->inline_send, ep->max_send_sge);
 	unsigned int i;
 	u64 dma;
 
@@ -165,7 +168,18 @@ static int xrdma_hdrs_map(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	if (!ep->hdr_dma)
 		return -ENOMEM;
 	for (i = 0; i < rx->nr_reqs; i++) {
-		dma = ib_dma_map_single(ep->device, rx->reqs[i].hdr_buf, size,
+		struct xrdma_req *req = &rx->reqs[i];
+
+		if (req->hdr_size != size) {
+			void *buf = kmalloc(size, GFP_KERNEL);
+
+			if (!buf)
+				return -ENOMEM;
+			kfree(req->hdr_buf);
+			req->hdr_buf = buf;
+			req->hdr_size = size;
+		}
+		dma = ib_dma_map_single(ep->device, req->hdr_buf, size,
 					DMA_TO_DEVICE);
 		if (ib_dma_mapping_error(ep->device, dma))
 			return -EIO;
@@ -178,12 +192,11 @@ static int xrdma_hdrs_map(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 /* Undo xrdma_hdrs_map(); no Send of @ep is in flight any more. */
 static void xrdma_hdrs_unmap(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
-	size_t size = xrdma_hdr_buf_size(rx);
 	unsigned int i;
 
 	for (i = 0; i < ep->nr_hdr_dma; i++)
-		ib_dma_unmap_single(ep->device, ep->hdr_dma[i], size,
-				    DMA_TO_DEVICE);
+		ib_dma_unmap_single(ep->device, ep->hdr_dma[i],
+				    rx->reqs[i].hdr_size, DMA_TO_DEVICE);
 	kfree(ep->hdr_dma);
 	ep->hdr_dma = NULL;
 	ep->nr_hdr_dma = 0;
@@ -286,7 +299,7 @@ static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	xrdma_reps_destroy(ep);
 }
 
-/* PD, CQs and QP sized for the device, MRs and mapped header buffers. */
+/* PD, CQs and QP sized for the device, and the MRs. */
 static int xrdma_ep_create_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	struct rpcrdma_client_queues q;
@@ -309,9 +322,6 @@ static int xrdma_ep_create_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	if (rc)
 		return rc;
 	rc = xrdma_mr_pool_init(ep);
-	if (rc)
-		goto out_queues;
-	rc = xrdma_hdrs_map(rx, ep);
 	if (rc)
 		goto out_queues;
 	return 0;
@@ -358,7 +368,8 @@ static int xrdma_ep_handshake(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 }
 
 /*
- * Resolve, create the queues, connect, post the Receives.
+ * Resolve, create the queues, connect, then size and map the buffers the
+ * connect reply sizes, and post the Receives.
  * Return: 0, or -errno and undone.
  */
 static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
@@ -372,6 +383,9 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	if (rc)
 		goto out_id;
 	rc = xrdma_ep_handshake(rx, ep);
+	if (rc)
+		goto out_queues;
+	rc = xrdma_hdrs_map(rx, ep);
 	if (rc)
 		goto out_queues;
 	rc = xrdma_reps_create(rx, ep);

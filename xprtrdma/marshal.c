@@ -49,7 +49,7 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 	}
 	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_size,
 				     req->hdr_len, xdr, split, resume);
-	/* The header buffer holds any call the connection sends inline. */
+	/* xrdma_hdr_buf_size() left room wherever a pull-up can happen. */
 	if (WARN_ON_ONCE(rc == -EMSGSIZE))
 		return -EIO;
 	if (!rc)

@@ -184,6 +184,7 @@ TRACE_EVENT(xprtrdma_inline_thresh,
 		__field(unsigned int, max_send)
 		__field(unsigned int, max_recv)
 		__field(unsigned int, recv_buf)
+		__field(unsigned int, hdr_buf)
 		__array(unsigned char, srcaddr, sizeof(struct sockaddr_in6))
 		__array(unsigned char, dstaddr, sizeof(struct sockaddr_in6))
 	),
@@ -193,15 +194,17 @@ TRACE_EVENT(xprtrdma_inline_thresh,
 		__entry->max_send = ep->local_pdata.send_size;
 		__entry->max_recv = ep->local_pdata.recv_size;
 		__entry->recv_buf = ep->rep_size;
+		__entry->hdr_buf = xrdma_hdr_buf_size(ep->inline_send,
+						      ep->max_send_sge);
 		memcpy(__entry->srcaddr, &ep->id->route.addr.src_addr,
 		       sizeof(struct sockaddr_in6));
 		memcpy(__entry->dstaddr, &ep->id->route.addr.dst_addr,
 		       sizeof(struct sockaddr_in6));
 	),
-	TP_printk("%pISpc -> %pISpc inline send/recv=%u/%u, ours send/recv=%u/%u, receive buffers %u",
+	TP_printk("%pISpc -> %pISpc inline send/recv=%u/%u, ours send/recv=%u/%u, receive buffers %u, header buffers %u",
 		  __entry->srcaddr, __entry->dstaddr, __entry->inline_send,
 		  __entry->inline_recv, __entry->max_send, __entry->max_recv,
-		  __entry->recv_buf)
+		  __entry->recv_buf, __entry->hdr_buf)
 );
 
 TRACE_EVENT(xprtrdma_device_removal,

@@ -82,7 +82,6 @@ static void xrdma_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 
 static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
 {
-	size_t hdr_size = xrdma_hdr_buf_size(rx);
 	unsigned int i;
 
 	rx->reqs = kcalloc(count, sizeof(*rx->reqs), GFP_KERNEL);
@@ -96,10 +95,7 @@ static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
 		req->send_cid.completion_id = i;
 		kref_init(&req->ref);
 		init_completion(&req->inv_sync);
-		req->hdr_buf = kmalloc(hdr_size, GFP_KERNEL);
-		if (!req->hdr_buf)
-			return -ENOMEM;
-		req->hdr_size = hdr_size;
+		/* @hdr_buf comes with each connection (xrdma_hdrs_map()). */
 		list_add_tail(&req->free_node, &rx->free_reqs);
 	}
 	return 0;

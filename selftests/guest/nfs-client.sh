@@ -120,6 +120,14 @@ recv_buffers() {
 	END { print r " " b }' $THRESH/trace
 }
 
+# hdr_buffers: the size of each slot's header buffer on the newest
+# connection of our client.
+hdr_buffers() {
+	awk 'match($0, /header buffers [0-9]+/) {
+		b = substr($0, RSTART + 15, RLENGTH - 15) }
+	END { print b }' $THRESH/trace
+}
+
 # Count the lines of event $1 in the trace that match the regex $2.
 client_trace_count() {
 	grep -cE " $1: .*$2" /tmp/client-trace.txt
@@ -214,6 +222,10 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 		[ -n "${rb#* }" ] && [ "${rb#* }" = "${rb% *}" ] ||
 			fail "Receive buffers of '${rb#* }' bytes for a '${rb% *}'-byte reply threshold"
 		echo "# Receive buffers: ${rb#* } bytes"
+		# soft-RoCE and siw take enough SGEs (6) to gather any call
+		# of up to 8 KiB: no slot needs room for a pulled-up call.
+		[ "$inl" -gt 8192 ] || [ "$(hdr_buffers)" = 1024 ] ||
+			fail "header buffers of '$(hdr_buffers)' bytes at a $inl-byte threshold"
 	fi
 	# A SYMLINK target is at most 4095 bytes: above an 8 KiB threshold
 	# (our client and server) it always travels inline.
