@@ -101,31 +101,20 @@ thresh_trace_start() {
 		fail "no rpcrdma:xprtrdma_inline_thresh tracepoint"
 }
 
-# inline_send: the call inline threshold of the newest connection (both
-# modules' events print "send/recv=SEND/RECV" for it first).
+# thresh_value WORDS [N]: on the newest xprtrdma_inline_thresh line that
+# has WORDS, the Nth (default first) of the numbers after them that "/"
+# separates.  Both modules' events print "send/recv=SEND/RECV" for the
+# negotiated thresholds first; ours adds "receive buffers N" and
+# "header buffers N".
+thresh_value() {
+	awk -v w="$1" -v n="${2:-1}" '{ i = index($0, w); if (!i) next
+		split(substr($0, i + length(w)), t, "/"); v = t[n] + 0 }
+		END { print v }' $THRESH/trace
+}
+
+# inline_send: the call inline threshold of the newest connection.
 inline_send() {
-	awk 'match($0, /send\/recv=[0-9]+/) {
-		v = substr($0, RSTART + 10, RLENGTH - 10) } END { print v }' \
-		$THRESH/trace
-}
-
-# recv_buffers: "RECV BUF" of the newest connection of our client: the
-# reply inline threshold and the size of its Receive buffers.
-recv_buffers() {
-	awk 'match($0, /send\/recv=[0-9]+\/[0-9]+/) {
-		split(substr($0, RSTART + 10, RLENGTH - 10), t, "/")
-		r = t[2]; b = "" }
-	match($0, /receive buffers [0-9]+/) {
-		b = substr($0, RSTART + 16, RLENGTH - 16) }
-	END { print r " " b }' $THRESH/trace
-}
-
-# hdr_buffers: the size of each slot's header buffer on the newest
-# connection of our client.
-hdr_buffers() {
-	awk 'match($0, /header buffers [0-9]+/) {
-		b = substr($0, RSTART + 15, RLENGTH - 15) }
-	END { print b }' $THRESH/trace
+	thresh_value "send/recv="
 }
 
 # Count the lines of event $1 in the trace that match the regex $2.
@@ -218,14 +207,16 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	if [ "${CLIENT_MODULE:-ours}" != stock ]; then
 		# Every server here sends private data: the Receives hold
 		# what it said it sends, not our own (larger) maximum.
-		rb=$(recv_buffers)
-		[ -n "${rb#* }" ] && [ "${rb#* }" = "${rb% *}" ] ||
-			fail "Receive buffers of '${rb#* }' bytes for a '${rb% *}'-byte reply threshold"
-		echo "# Receive buffers: ${rb#* } bytes"
+		rbuf=$(thresh_value "receive buffers ")
+		rthr=$(thresh_value "send/recv=" 2)
+		[ -n "$rbuf" ] && [ "$rbuf" = "$rthr" ] ||
+			fail "Receive buffers of '$rbuf' bytes for a '$rthr'-byte reply threshold"
+		echo "# Receive buffers: $rbuf bytes"
 		# soft-RoCE and siw take enough SGEs (6) to gather any call
 		# of up to 8 KiB: no slot needs room for a pulled-up call.
-		[ "$inl" -gt 8192 ] || [ "$(hdr_buffers)" = 1024 ] ||
-			fail "header buffers of '$(hdr_buffers)' bytes at a $inl-byte threshold"
+		hbuf=$(thresh_value "header buffers ")
+		[ "$inl" -gt 8192 ] || [ "$hbuf" = 1024 ] ||
+			fail "header buffers of '$hbuf' bytes at a $inl-byte threshold"
 	fi
 	# A SYMLINK target is at most 4095 bytes: above an 8 KiB threshold
 	# (our client and server) it always travels inline.
@@ -527,9 +518,9 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	rm -f /mnt/big /tmp/big.src /tmp/big.blk
 	if [ "${RENEGOTIATE:-0}" = 1 ]; then
 		step "NFSv4.2: the server came back with a 1 KiB inline size"
-		rb=$(recv_buffers)
-		[ "${CLIENT_MODULE:-ours}" = stock ] || [ "$rb" = "1024 1024" ] ||
-			fail "reply threshold and Receive buffers after the renegotiation: '$rb', expected '1024 1024'"
+		rb="$(thresh_value "send/recv=" 2)/$(thresh_value "receive buffers ")"
+		[ "${CLIENT_MODULE:-ours}" = stock ] || [ "$rb" = 1024/1024 ] ||
+			fail "reply threshold and Receive buffers after the renegotiation: '$rb', expected 1024/1024"
 		# A 1,500-byte symlink target fitted the old 4 KiB inline
 		# size; now it must travel in a Read chunk.
 		before=$(xprt_field /mnt 11)
