@@ -17,6 +17,7 @@ from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSGP,
                     nomsg_without_chunks, null_call, rdma_msg_with_read_chunks,
                     read_list_discriminator_2, truncated_read_list,
                     unknown_proc_flood, version_2, with_proc, xid_and_vers_only)
+from connection import private_data_sizes
 from mutations import Outcome, generated_cases
 from rpc import (ANONYMOUS_STATEID, NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE,
                  OP_PUTROOTFH, OP_READ, OP_WRITE, ReadChunk, compound_args,
@@ -202,6 +203,31 @@ def credit_flood(runner, conn, xid):
             'connection up' % (count - answered, count))
 
 
+def call_at_receive_size(runner, conn, xid):
+    """A NULL call padded to exactly the Receive size the server's private
+    data advertised (RFC 8797: the largest Send it takes) must be
+    answered; one byte more must end the connection, the server's Receive
+    failing, which shows its Receives are no larger than it said."""
+    sizes = private_data_sizes(conn.server_private)
+    if sizes is None:
+        return 'the server sent no private data'
+    recv = sizes[1]
+    if recv + 1 > conn.send_size:
+        return ('the server receives %d bytes, more than we send (%d): '
+                'nothing to test' % (recv, conn.send_size))
+    call = null_call(xid, runner.args)[0]
+    runner.note('the server receives at most %d bytes' % recv)
+    why = runner.exchange(conn, [call + bytes(recv - len(call))],
+                          (RPC_NULL_REPLY,), xid,
+                          label='a %d-byte call received' % recv)
+    if why:
+        return 'the %d-byte call: %s' % (recv, why)
+    call = null_call(xid + 1, runner.args)[0]
+    return runner.exchange(conn, [call + bytes(recv + 1 - len(call))],
+                           (ServerCloses(),), xid + 1,
+                           label='a %d-byte call received' % (recv + 1))
+
+
 def large_reply_without_chunks(reply_chunk_length):
     """Case builder: an NFSv4 READ of 64 KiB from the mount's background
     file, whose reply cannot go inline, offered no Write list and either
@@ -297,6 +323,10 @@ CASES = [
     Case('long-call-bad-handle',
          'Long Call whose Read chunk handle was never registered',
          long_call_bogus_handle, (ServerCloses(), ERR_CHUNK_REPLY), OWN),
+    Case('call-at-receive-size',
+         'a call as large as the Receive the server advertised, then '
+         'one byte larger',
+         None, (), OWN, action=call_at_receive_size),
     Case('credit-flood',
          'ten times the credit grant of NULL calls without waiting',
          None, (), OWN, action=credit_flood),

@@ -38,7 +38,6 @@ RPCRDMA_CMP_F_SND_W_INV_OK = 1 << 0     # "you may Send With Invalidate"
 
 RECV_COUNT = 16
 SEND_SLOTS = 64
-SEND_SIZE = 4096
 SEND_TAG = 1 << 32          # in a wr_id: a Send, not a Receive
 CM_TIMEOUT_MS = 5000
 POLL_INTERVAL = 0.005
@@ -95,6 +94,16 @@ def connect_private_data(args):
                        flags, size, size)
 
 
+def private_data_sizes(data):
+    """(send size, receive size) from RFC 8797 private data, or None."""
+    if len(data) < 8:
+        return None
+    magic, version, _, send, recv = struct.unpack('>IBBBB', data[:8])
+    if magic != RPCRDMA_CMP_MAGIC or version != RPCRDMA_CMP_VERSION:
+        return None
+    return (send + 1) * 1024, (recv + 1) * 1024
+
+
 def describe_private_data(data):
     if len(data) < 8:
         return 'no private data'
@@ -125,6 +134,9 @@ class Connection:
     def __init__(self, args):
         self.args = args
         self.recv_size = args.inline_size
+        # A server's Receives hold at most our send size (RFC 8797), so
+        # a slot this large can send one just past the largest of them.
+        self.send_size = args.inline_size + 64
         self.inbox = collections.deque()
         self.close_reasons = []
         self.cm_disconnected = False
@@ -185,8 +197,8 @@ class Connection:
         # which memory they may touch).
         attr.qp_access_flags = e.IBV_ACCESS_REMOTE_READ
         self.qp.modify(attr, mask | e.IBV_QP_ACCESS_FLAGS)
-        self.mr = MR(self.pd, RECV_COUNT * self.recv_size + SEND_SLOTS * SEND_SIZE,
-                     e.IBV_ACCESS_LOCAL_WRITE)
+        self.mr = MR(self.pd, RECV_COUNT * self.recv_size +
+                     SEND_SLOTS * self.send_size, e.IBV_ACCESS_LOCAL_WRITE)
 
     def readable(self):
         """Memory the server may RDMA Read (registered on first use)."""
@@ -306,9 +318,12 @@ class Connection:
             self.poll(POLL_INTERVAL)
         if self.closed:
             return False
+        if len(data) > self.send_size:
+            raise ValueError('a %d-byte Send does not fit a %d-byte slot'
+                             % (len(data), self.send_size))
         slot = self.next_send_slot
         self.next_send_slot = (slot + 1) % SEND_SLOTS
-        offset = RECV_COUNT * self.recv_size + slot * SEND_SIZE
+        offset = RECV_COUNT * self.recv_size + slot * self.send_size
         self.mr.write(data, len(data), offset)
         sge = SGE(self.mr.buf + offset, len(data), self.mr.lkey)
         wr = SendWR(wr_id=SEND_TAG | slot, opcode=e.IBV_WR_SEND, num_sge=1,
