@@ -17,7 +17,7 @@ from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSGP,
                     nomsg_without_chunks, null_call, rdma_msg_with_read_chunks,
                     read_list_discriminator_2, truncated_read_list,
                     unknown_proc_flood, version_2, with_proc, xid_and_vers_only)
-from connection import private_data_sizes
+from connection import parse_private_data
 from mutations import Outcome, generated_cases
 from rpc import (ANONYMOUS_STATEID, NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE,
                  OP_PUTROOTFH, OP_READ, OP_WRITE, ReadChunk, compound_args,
@@ -208,7 +208,7 @@ def call_at_receive_size(runner, conn, xid):
     data advertised (RFC 8797: the largest Send it takes) must be
     answered; one byte more must end the connection, the server's Receive
     failing, which shows its Receives are no larger than it said."""
-    sizes = private_data_sizes(conn.server_private)
+    sizes = parse_private_data(conn.server_private)
     if sizes is None:
         return 'the server sent no private data'
     recv = sizes[1]

@@ -94,14 +94,15 @@ def connect_private_data(args):
                        flags, size, size)
 
 
-def private_data_sizes(data):
-    """(send size, receive size) from RFC 8797 private data, or None."""
+def parse_private_data(data):
+    """(send size, receive size, remote invalidation allowed) from RFC
+    8797 private data, or None if DATA is none."""
     if len(data) < 8:
         return None
-    magic, version, _, send, recv = struct.unpack('>IBBBB', data[:8])
+    magic, version, flags, send, recv = struct.unpack('>IBBBB', data[:8])
     if magic != RPCRDMA_CMP_MAGIC or version != RPCRDMA_CMP_VERSION:
         return None
-    return (send + 1) * 1024, (recv + 1) * 1024
+    return (send + 1) * 1024, (recv + 1) * 1024, bool(flags & 1)
 
 
 def describe_private_data(data):

@@ -29,7 +29,7 @@ from pyverbs.wr import RecvWR, SGE, SendWR
 
 from connection import (RPCRDMA_CMP_F_SND_W_INV_OK, RPCRDMA_CMP_MAGIC,
                         RPCRDMA_CMP_VERSION, ConnectError, open_event_channel,
-                        wc_status_name)
+                        parse_private_data, wc_status_name)
 
 RECV_COUNT = 32             # also the credits the server grants
 SEND_SLOTS = 32
@@ -45,17 +45,6 @@ def private_data(recv_size, send_size, remote_invalidate=True):
     flags = RPCRDMA_CMP_F_SND_W_INV_OK if remote_invalidate else 0
     return struct.pack('>IBBBB', RPCRDMA_CMP_MAGIC, RPCRDMA_CMP_VERSION,
                        flags, send_size // 1024 - 1, recv_size // 1024 - 1)
-
-
-def parse_private_data(data):
-    """(send size, receive size, remote invalidation allowed) from a
-    client's private data; RFC 8797's defaults without it."""
-    if len(data) < 8:
-        return 1024, 1024, False
-    magic, version, flags, send, recv = struct.unpack('>IBBBB', data[:8])
-    if magic != RPCRDMA_CMP_MAGIC or version != RPCRDMA_CMP_VERSION:
-        return 1024, 1024, False
-    return (send + 1) * 1024, (recv + 1) * 1024, bool(flags & 1)
 
 
 class Listener:
@@ -103,8 +92,9 @@ class ServerConnection:
 
     def __init__(self, cmid, client_private, recv_size, send_size):
         self.cmid = cmid
+        # RFC 8797's defaults for a client without private data.
         self.client_send, self.client_recv, self.client_inv = \
-            parse_private_data(client_private)
+            parse_private_data(client_private) or (1024, 1024, False)
         self.recv_size = recv_size
         self.send_size = min(send_size, self.client_recv)
         self.inbox = []
