@@ -15,13 +15,15 @@ from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSGP,
                     bogus_reply_chunk, compound_results,
                     describe_message, huge_write_chunk, long_call_bogus_handle,
                     nomsg_without_chunks, null_call, rdma_msg_with_read_chunks,
-                    read_list_discriminator_2, truncated_read_list,
-                    unknown_proc_flood, version_2, with_proc, xid_and_vers_only)
+                    read_list_discriminator_2, reply_write_list,
+                    truncated_read_list, unknown_proc_flood, version_2,
+                    with_proc, write_chunks, xid_and_vers_only)
 from connection import parse_private_data
 from mutations import Outcome, generated_cases
-from rpc import (ANONYMOUS_STATEID, NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE,
+from rpc import (NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE, OP_GETFH,
                  OP_PUTROOTFH, OP_READ, OP_WRITE, ReadChunk, compound_args,
-                 op_lookups, op_write_chunk, rpc_compound_call)
+                 compound_reply, op_lookups, op_read, op_write_chunk,
+                 rpc_compound_call)
 from xdr import words, xdr, xdr_hyper
 
 # ---------------------------------------------------------------------------
@@ -98,9 +100,8 @@ def read_back(runner, conn, xid, lookups, start, length):
     data, eof = b'', 0
     while not eof and len(data) < length:
         offset = start + len(data)
-        read = lookups + [xdr(OP_READ) + ANONYMOUS_STATEID +
-                          xdr_hyper(offset) +
-                          xdr(min(READ_PIECE, length - len(data)))]
+        read = lookups + [op_read(offset,
+                                  min(READ_PIECE, length - len(data)))]
         results, why = compound_call(runner, conn, xid + len(data),
                                      [compound_args(read)],
                                      'then READ at %d received' % offset)
@@ -116,6 +117,20 @@ def read_back(runner, conn, xid, lookups, start, length):
 def test_pattern(length, seed):
     """LENGTH bytes that differ from any other (length, seed) pattern."""
     return bytes((i * 7 + seed + (i >> 8)) & 0xff for i in range(length))
+
+
+def compound_parts(ops):
+    """COMPOUND4args (NFSv4.0, empty tag) of OPS, as the parts of
+    rdma_msg_with_read_chunks(): each op is encoded bytes, and a WRITE's
+    data a ReadChunk after them (op_write_chunk())."""
+    count = sum(1 for op in ops if isinstance(op, bytes))
+    parts = [xdr(0, 0, count)]
+    for op in ops:
+        if isinstance(op, bytes) and isinstance(parts[-1], bytes):
+            parts[-1] += op
+        else:
+            parts.append(op)
+    return parts
 
 
 def writes_in_read_chunks(long_call, start, seed):
@@ -134,13 +149,7 @@ def writes_in_read_chunks(long_call, start, seed):
         ops = (lookups + op_write_chunk(start, first) +
                op_write_chunk(start + len(first.data), second) +
                [xdr(OP_PUTROOTFH)])
-        parts = [xdr(0, 0, len(lookups) + 3)]   # tag, minor version, op count
-        for op in ops:
-            if isinstance(op, bytes) and isinstance(parts[-1], bytes):
-                parts[-1] += op
-            else:
-                parts.append(op)
-        results, why = compound_call(runner, conn, xid, parts,
+        results, why = compound_call(runner, conn, xid, compound_parts(ops),
                                      'COMPOUND with Read chunks received',
                                      long_call)
         if why:
@@ -228,6 +237,87 @@ def call_at_receive_size(runner, conn, xid):
                            label='a %d-byte call received' % (recv + 1))
 
 
+# GETFHs in the write-chunk-reads case: their results (about 40 bytes
+# each) make its reply message larger than 1 KiB.
+GETFHS = 32
+
+
+def reads_in_write_chunks(start, seed):
+    """Case builder: an NFSv4.0 COMPOUND with two READs, offered a Write
+    list of two chunks.  The first READ asks for no bytes, so its chunk
+    must come back with nothing written; the second reads 1501 bytes
+    (not a multiple of four) into a chunk of two segments.  The server
+    must say in its reply's Write list how much went into each segment,
+    and send the rest of the reply inline with both data items and their
+    XDR pads cut out (RFC 8166 section 3.4.6): a message in three pieces,
+    which it copies rather than gathers.  GETFHs after the READs make
+    that message larger than 1 KiB, more than a Send context's buffer
+    holds before it grows (svcrdma/send.c).  The data is first written
+    at START with a WRITE in a Read chunk.
+
+    Both READs cannot return data: the 6.12 nfsd returns the wrong bytes
+    for a second READ with data in one COMPOUND, inline as well as in a
+    Write chunk, from the stock server as from ours (nfsd4_encode_readv()
+    reads into the page after the one its XDR encoder reserved)."""
+    def run(runner, conn, xid):
+        data = test_pattern(1501, seed)
+        lookups = op_lookups(runner.args.chunk_file)
+        ops = lookups + op_write_chunk(start, ReadChunk(data))
+        _, why = compound_call(runner, conn, xid, compound_parts(ops),
+                               'WRITE received')
+        if why:
+            return 'writing the data to read: ' + why
+        runner.file_written(start, data)
+
+        xid += 0x100
+        mem = conn.writable()
+        offered = [[512], [1000, 501]]
+        write_list, where = write_chunks(mem, offered)
+        reads = (lookups + [op_read(start, 0), op_read(start, len(data))] +
+                 [xdr(OP_GETFH)] * GETFHS)
+        rpc = rpc_compound_call(xid) + compound_args(reads)
+        for message in rdma_msg_with_read_chunks(xid, runner.args, [rpc],
+                                                 None,
+                                                 write_list=write_list):
+            if not conn.send(message):
+                return 'could not send the READs'
+        event = conn.next_event(runner.args.timeout)
+        runner.note('READs with two Write chunks received: ' +
+                    describe(event))
+        if not isinstance(event, Message):
+            return 'expected a COMPOUND reply, got ' + describe(event, False)
+        try:
+            chunks, start_of_rpc = reply_write_list(event.data)
+            status, results = compound_reply(event.data, start_of_rpc, xid,
+                                             reads_moved=True)
+        except ValueError as err:
+            return str(err)
+        written = [[length for _, length, _ in segs] for segs in chunks]
+        if written != [[0], [1000, 501]]:
+            return ('Write list says %s written, expected [[0], [1000, 501]]'
+                    % written)
+        if status != NFS4_OK:
+            return 'COMPOUND status %d' % status
+        lengths = [res[1] for op, _, res in results if op == OP_READ]
+        if lengths != [0, len(data)]:
+            return 'READ lengths %s, expected [0, 1501]' % lengths
+        handles = [res for op, _, res in results if op == OP_GETFH]
+        if len(handles) != GETFHS or len(set(handles)) != 1:
+            return ('%d GETFH results, %d different: expected %d of one'
+                    % (len(handles), len(set(handles)), GETFHS))
+        runner.note('reply message of %d bytes in three pieces'
+                    % (len(event.data) - start_of_rpc))
+        offset, length = where[1]
+        got = mem.read(length, offset)
+        if got != data:
+            bad = next(i for i in range(length) if got[i] != data[i])
+            return ('the bytes in the second Write chunk differ from those '
+                    'written from byte %d: %s, expected %s' %
+                    (bad, got[bad:bad + 8].hex(), data[bad:bad + 8].hex()))
+        return None
+    return run
+
+
 def large_reply_without_chunks(reply_chunk_length):
     """Case builder: an NFSv4 READ of 64 KiB from the mount's background
     file, whose reply cannot go inline, offered no Write list and either
@@ -236,8 +326,7 @@ def large_reply_without_chunks(reply_chunk_length):
     the stock 6.12 server wrote past its Send buffer on such a call."""
     def run(runner, conn, xid):
         lookups = op_lookups(runner.args.big_file)
-        read = lookups + [xdr(OP_READ) + ANONYMOUS_STATEID + xdr_hyper(0) +
-                          xdr(65536)]
+        read = lookups + [op_read(0, 65536)]
         reply_chunk = xdr(0)
         if reply_chunk_length is not None:
             reply_chunk = (xdr(1, 1, BOGUS_HANDLE, reply_chunk_length) +
@@ -310,6 +399,10 @@ CASES = [
          'the same as a Long Call: the COMPOUND in a position-zero '
          'Read chunk, the two WRITEs in two more',
          None, (), action=writes_in_read_chunks(True, 2801, 3)),
+    Case('write-chunk-reads',
+         'NFSv4 COMPOUND with two READs offered two Write chunks (one '
+         'READ of no bytes, one unaligned into two segments)',
+         None, (), action=reads_in_write_chunks(5602, 5)),
     Case('large-reply-no-chunks',
          'READ of 64 KiB offering neither a Write list nor a Reply chunk',
          None, (), action=large_reply_without_chunks(None), peer_error=True),

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The hostile peer's RDMA connection: RDMA-CM and verbs through pyverbs
 (Debian: python3-pyverbs).  Connection is one RC connection offering RFC 8797
-private data; RemoteReadable is the memory Read chunks point to; the rest
-names CM events and completion statuses.
+private data; RemoteReadable is the memory Read chunks point to and
+RemoteWritable the memory Write chunks point to; the rest names CM events
+and completion statuses.
 """
 
 import collections
@@ -33,8 +34,8 @@ RPCRDMA_CMP_F_SND_W_INV_OK = 1 << 0     # "you may Send With Invalidate"
 # One RC connection: RDMA-CM (asynchronous, on an event channel of its own)
 # sets it up; the QP, CQ and memory are the peer's own, so that every work
 # request carries an id.  One registered buffer holds the receive slots,
-# then the send slots.  Only the Read chunk case registers memory for
-# remote access (RemoteReadable).
+# then the send slots.  Only the Read and Write chunk cases register
+# memory for remote access (RemoteReadable, RemoteWritable).
 
 RECV_COUNT = 16
 SEND_SLOTS = 64
@@ -118,17 +119,25 @@ def describe_private_data(data):
 class RemoteReadable:
     """A buffer registered for remote read: where Read chunks point."""
     SIZE = 65536
+    ACCESS = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_READ
 
     def __init__(self, pd):
-        self.mr = MR(pd, self.SIZE,
-                     e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_READ)
+        self.mr = MR(pd, self.SIZE, self.ACCESS)
         self.rkey = self.mr.rkey
 
     def write(self, data, offset):
         self.mr.write(data, len(data), offset)
 
+    def read(self, length, offset):
+        return self.mr.read(length, offset)
+
     def addr(self, offset):
         return self.mr.buf + offset
+
+
+class RemoteWritable(RemoteReadable):
+    """A buffer registered for remote write: where Write chunks point."""
+    ACCESS = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE
 
 
 class Connection:
@@ -147,6 +156,7 @@ class Connection:
         self.server_private = b''
         self.ai = self.pd = self.cq = self.qp = self.mr = None
         self.remote_mr = None
+        self.writable_mr = None
         self.channel, self.channel_fd = open_event_channel()
         self.cmid = CMID(creator=self.channel, port_space=ce.RDMA_PS_TCP)
         try:
@@ -193,10 +203,11 @@ class Connection:
         self.qp = QP(self.pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=self.cq,
                                          rcq=self.cq, cap=cap))
         attr, mask = self.cmid.init_qp_attr(e.IBV_QPS_INIT)
-        # RDMA-CM grants no remote access at INIT; the Read chunk case
-        # needs the server's RDMA Reads to be allowed (the MR decides
-        # which memory they may touch).
-        attr.qp_access_flags = e.IBV_ACCESS_REMOTE_READ
+        # RDMA-CM grants no remote access at INIT; the chunk cases need
+        # the server's RDMA Reads and Writes to be allowed (the MR
+        # decides which memory they may touch).
+        attr.qp_access_flags = (e.IBV_ACCESS_REMOTE_READ |
+                                e.IBV_ACCESS_REMOTE_WRITE)
         self.qp.modify(attr, mask | e.IBV_QP_ACCESS_FLAGS)
         self.mr = MR(self.pd, RECV_COUNT * self.recv_size +
                      SEND_SLOTS * self.send_size, e.IBV_ACCESS_LOCAL_WRITE)
@@ -206,6 +217,12 @@ class Connection:
         if self.remote_mr is None:
             self.remote_mr = RemoteReadable(self.pd)
         return self.remote_mr
+
+    def writable(self):
+        """Memory the server may RDMA Write (registered on first use)."""
+        if self.writable_mr is None:
+            self.writable_mr = RemoteWritable(self.pd)
+        return self.writable_mr
 
     def describe_server(self):
         return '%s port %d, server private data: %s' % (
@@ -372,9 +389,9 @@ class Connection:
                 self.wait_cm_disconnect(2)
             except PyverbsError:
                 pass
-        remote = self.remote_mr.mr if self.remote_mr else None
-        for obj in (self.qp, self.mr, remote, self.cq, self.pd, self.cmid,
-                    self.ai, self.channel):
+        remote = [m.mr for m in (self.remote_mr, self.writable_mr) if m]
+        for obj in [self.qp, self.mr] + remote + [self.cq, self.pd, self.cmid,
+                                                   self.ai, self.channel]:
             if obj is not None:
                 try:
                     obj.close()

@@ -21,8 +21,10 @@ A builder takes the case's first xid and the command-line arguments and
 returns the list of messages to send.
 """
 
+import struct
+
 from rpc import compound_reply, rpc_null_call
-from xdr import words, xdr, xdr_hyper
+from xdr import XdrReader, words, xdr, xdr_hyper
 
 RPCRDMA_VERSION = 1
 
@@ -39,9 +41,10 @@ ERR_VERS = 1
 ERR_CHUNK = 2
 ERR_NAMES = {ERR_VERS: 'ERR_VERS', ERR_CHUNK: 'ERR_CHUNK'}
 
-# A handle this peer never registers.  Apart from the buffer of the Read
-# chunk case (remote read only), none of the peer's memory allows remote
-# access: any RDMA Read or Write the server aims at it fails.
+# A handle this peer never registers.  Apart from the buffers of the Read
+# and Write chunk cases (remote read only, remote write only), none of the
+# peer's memory allows remote access: any RDMA Read or Write the server
+# aims at it fails.
 BOGUS_HANDLE = 0xbad0bad0
 BOGUS_OFFSET = 0x10000
 
@@ -62,7 +65,8 @@ def null_call(xid, args):
             rpc_null_call(xid, args)]
 
 
-def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False):
+def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False,
+                              write_list=b''):
     """A Call carrying RPC_PARTS (bytes, and ReadChunks whose data item is
     moved out of the Payload stream, RFC 8166 section 3.4.5).  The chunks'
     data is placed in READABLE, the peer's remotely readable memory; a
@@ -70,7 +74,8 @@ def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False):
     Payload stream, and neither the reduced stream nor the chunk carries
     the item's XDR pad.  The reduced stream goes inline after an RDMA_MSG
     header, or with LONG_CALL in a position-zero Read chunk after an
-    RDMA_NOMSG header (a Long Call, section 3.5.3)."""
+    RDMA_NOMSG header (a Long Call, section 3.5.3).  WRITE_LIST is the
+    encoded Write chunks (write_chunks()), without the list's end."""
     inline, data_chunks, position, offset = b'', [], 0, 0
     for part in rpc_parts:
         if isinstance(part, bytes):
@@ -98,7 +103,25 @@ def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False):
         read_list += read_chunk(position, part.data, part.segments)
     proc = RDMA_NOMSG if long_call else RDMA_MSG
     return [transport_header(xid, proc, args) + read_list + xdr(0) +
-            xdr(0, 0) + (b'' if long_call else inline)]
+            write_list + xdr(0, 0) + (b'' if long_call else inline)]
+
+
+def write_chunks(writable, chunks):
+    """The Write chunks of a Write list (without the list's end): CHUNKS
+    lists each chunk's segment lengths; the segments follow one another
+    in WRITABLE, the peer's remotely writable memory, each chunk starting
+    on a 64-byte boundary.  Returns (encoded chunks, [(offset in
+    WRITABLE, length) of each chunk])."""
+    encoded, where, offset = b'', [], 0
+    for segments in chunks:
+        where.append((offset, sum(segments)))
+        encoded += xdr(1, len(segments))
+        for length in segments:
+            encoded += (xdr(writable.rkey, length) +
+                        xdr_hyper(writable.addr(offset)))
+            offset += length
+        offset = (offset + 63) & ~63
+    return encoded, where
 
 
 # ---------------------------------------------------------------------------
@@ -192,6 +215,31 @@ def describe_message(data, hexdump=True):
     if hexdump:
         text += ', %d bytes: %s' % (len(data), data[:32].hex(' ', 4))
     return text
+
+
+def reply_write_list(data):
+    """Parse the transport header of an RDMA_MSG reply whose Write list
+    may be present and whose Read list and Reply chunk are empty.
+    Returns ([[(handle, length, offset) of each segment] of each Write
+    chunk], where the RPC message starts), or raises ValueError."""
+    r = XdrReader(data)
+    try:
+        _, vers, _, proc = r.u32(), r.u32(), r.u32(), r.u32()
+        if vers != RPCRDMA_VERSION or proc != RDMA_MSG or r.u32() != 0:
+            raise ValueError('not an RDMA_MSG without a Read list: ' +
+                             describe_message(data))
+        chunks = []
+        while r.u32():
+            segs = []
+            for _ in range(r.u32()):
+                handle, length = r.u32(), r.u32()
+                segs.append((handle, length, r.hyper()))
+            chunks.append(segs)
+        if r.u32() != 0:
+            raise ValueError('a Reply chunk in an RDMA_MSG reply')
+    except (IndexError, struct.error) as err:
+        raise ValueError('transport header cut short: %s' % err)
+    return chunks, r.pos
 
 
 def compound_results(data, xid):

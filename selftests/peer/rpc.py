@@ -26,6 +26,7 @@ AUTH_SYS = 1
 # NFSv4.0 (RFC 7530) COMPOUND, for the case with several Read chunks.
 NFS4_VERSION = 4
 NFS4PROC_COMPOUND = 1
+OP_GETFH = 10
 OP_LOOKUP = 15
 OP_PUTROOTFH = 24
 OP_READ = 25
@@ -81,6 +82,11 @@ class ReadChunk:
         assert sum(self.segments) == len(data)
 
 
+def op_read(offset, count):
+    """READ (anonymous stateid) of COUNT bytes from OFFSET."""
+    return xdr(OP_READ) + ANONYMOUS_STATEID + xdr_hyper(offset) + xdr(count)
+
+
 def op_write_chunk(offset, chunk):
     """WRITE (anonymous stateid, FILE_SYNC4) whose data is CHUNK: the
     inline part is the data's length; the bytes come in the Read chunk."""
@@ -110,10 +116,12 @@ def check_rpc_accepted(rpc, xid):
     return None
 
 
-def compound_reply(data, start, xid):
+def compound_reply(data, start, xid, reads_moved=False):
     """Parse the reply to COMPOUND call XID that begins at byte START of
     DATA.  Returns (status, [(op, op status, reader positioned at the op's
-    result)]), or raises ValueError saying what is wrong."""
+    result)]), or raises ValueError saying what is wrong.  A READ's result
+    is (eof, data); with READS_MOVED its data went into a Write chunk and
+    left only its length here (RFC 8166 section 3.4.6): (eof, length)."""
     problem = check_rpc_accepted(words(data[start:]), xid)
     if problem:
         raise ValueError(problem)
@@ -132,9 +140,12 @@ def compound_reply(data, start, xid):
                 break
             if op == OP_WRITE:
                 results[-1] = (op, op_status, XdrReader(r.opaque(16)))
+            elif op == OP_GETFH:
+                results[-1] = (op, op_status, r.opaque())
             elif op == OP_READ:
                 eof = r.u32()
-                results[-1] = (op, op_status, (eof, r.opaque()))
+                data_or_length = r.u32() if reads_moved else r.opaque()
+                results[-1] = (op, op_status, (eof, data_or_length))
     except (IndexError, struct.error) as err:
         raise ValueError('COMPOUND reply cut short: %s' % err)
     return status, results

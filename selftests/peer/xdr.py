@@ -42,6 +42,11 @@ class XdrReader:
         self.pos += 4
         return value
 
+    def hyper(self):
+        value, = struct.unpack_from('>Q', self.data, self.pos)
+        self.pos += 8
+        return value
+
     def opaque(self, length=None):
         if length is None:
             length = self.u32()
