@@ -78,10 +78,8 @@ static int srdma_bc_send_request(struct rpc_rqst *rqst)
 		goto out_put;
 	}
 	sc->sges.max = 1;
-	err = rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
-				      xdr_stream_pos(&xdr), &rqst->rq_snd_buf,
-				      rqst->rq_snd_buf.len,
-				      rqst->rq_snd_buf.len);
+	err = srdma_send_build(sc, xdr_stream_pos(&xdr), &rqst->rq_snd_buf,
+			       rqst->rq_snd_buf.len, rqst->rq_snd_buf.len);
 	if (err)
 		goto out_put;
 	sc->wr.opcode = IB_WR_SEND;

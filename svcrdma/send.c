@@ -27,6 +27,7 @@
  * chained before it, so that the Work Requests waiting for a later
  * completion never hold more than the Send Queue keeps for them.
  */
+#include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -44,8 +45,11 @@ static void srdma_send_free(struct srdma_send *sc)
 }
 
 /*
- * A new Send context.  Its header buffer is mapped now, once for the
- * connection's life: each Send then only syncs the bytes it sends.
+ * A new Send context.  Its header buffer holds a transport header and
+ * no more: a reply is gathered from where it lies, and only the rare
+ * reply that has to be copied makes the buffer grow (srdma_send_grow()).
+ * The buffer is mapped now, once for the connection's life: each Send
+ * then only syncs the bytes it sends.
  */
 static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 {
@@ -53,8 +57,7 @@ static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 
 	if (!sc)
 		return NULL;
-	sc->hdr_size = max_t(unsigned int, sx->inline_send,
-			     SRDMA_MAX_HDR_SIZE);
+	sc->hdr_size = SRDMA_MAX_HDR_SIZE;
 	sc->hdr_buf = kmalloc(sc->hdr_size, GFP_KERNEL);
 	if (!sc->hdr_buf)
 		goto out_sc;
@@ -75,6 +78,77 @@ out_sc:
 	kfree(sc);
 	return NULL;
 }
+
+/*
+ * Give @sc a header buffer of the connection's inline size, so that a
+ * message copied after the header fits: a reply in more than two pieces
+ * (several Write chunks), a pull-up for a device with too few SGEs, or a
+ * backchannel call.  The first @keep bytes (the header encoded so far)
+ * move with it.  The context keeps the larger buffer from then on.
+ * Called while @sc is being filled, so no Send uses the old buffer.
+ *
+ * Return: 0, -EMSGSIZE if the buffer is that large already, or -ENOMEM.
+ */
+static int srdma_send_grow(struct srdma_send *sc, unsigned int keep)
+{
+	struct srdma_xprt *sx = sc->sx;
+	unsigned int size = sx->inline_send;
+	void *buf;
+	u64 dma;
+
+	if (size <= sc->hdr_size)
+		return -EMSGSIZE;
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	dma = ib_dma_map_single(sx->device, buf, size, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(sx->device, dma)) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	memcpy(buf, sc->hdr_buf, keep);
+	ib_dma_unmap_single(sx->device, sc->hdr_dma, sc->hdr_size,
+			    DMA_TO_DEVICE);
+	kfree(sc->hdr_buf);
+	sc->hdr_buf = buf;
+	sc->hdr_size = size;
+	sc->hdr_dma = dma;
+	rpcrdma_send_sges_premapped_hdr(&sc->sges, dma);
+	trace_svcrdma_send_grow(sc);
+	return 0;
+}
+
+/**
+ * srdma_send_build - the SGEs of a Send: header and inline message
+ * @sc: context with @hdr_len bytes of transport header in its buffer
+ * @hdr_len: length of that header
+ * @msg: the RPC message
+ * @split: end of the first inline part of @msg
+ * @resume: start of the second inline part (which ends at @msg->len)
+ *
+ * See rpcrdma_send_sges_build().  A message that has to be copied after
+ * the header (@sc->sges.max too small to gather it) and does not fit the
+ * header buffer makes the buffer grow to the inline size first.
+ *
+ * Return: 0 or -errno; nothing is left mapped on error.
+ */
+int srdma_send_build(struct srdma_send *sc, unsigned int hdr_len,
+		     const struct xdr_buf *msg, unsigned int split,
+		     unsigned int resume)
+{
+	int rc;
+
+	rc = rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
+				     hdr_len, msg, split, resume);
+	if (rc != -EMSGSIZE)
+		return rc;
+	rc = srdma_send_grow(sc, hdr_len);
+	if (rc)
+		return rc;
+	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
+				       hdr_len, msg, split, resume);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_send_build);
 
 /**
  * srdma_send_get - a Send context, ready to be filled
@@ -284,18 +358,13 @@ void srdma_send_hdr_stream(struct srdma_send *sc, struct xdr_stream *xdr,
 	xdr_init_encode(xdr, hbuf, NULL, NULL);
 }
 
-/* Map a header alone, or a header and a small message copied after it. */
-static int srdma_send_build_copy(struct srdma_send *sc, unsigned int hdr_len,
-				 const struct xdr_buf *msg)
+/* Map a header alone: the whole Send is in the header buffer. */
+static int srdma_send_build_hdr(struct srdma_send *sc, unsigned int hdr_len)
 {
 	static const struct xdr_buf empty;
 
-	/* With a single SGE everything is copied after the header. */
-	sc->sges.max = 1;
 	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
-				       hdr_len, msg ? msg : &empty,
-				       msg ? msg->len : 0,
-				       msg ? msg->len : 0);
+				       hdr_len, &empty, 0, 0);
 }
 
 /**
@@ -319,7 +388,7 @@ int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err)
 	srdma_send_hdr_stream(sc, &xdr, &hbuf);
 	rc = rpcrdma_encode_error(&xdr, xid, sx->max_requests, err);
 	if (!rc)
-		rc = srdma_send_build_copy(sc, xdr_stream_pos(&xdr), NULL);
+		rc = srdma_send_build_hdr(sc, xdr_stream_pos(&xdr));
 	if (rc) {
 		srdma_send_put(sc);
 		return rc;
@@ -419,13 +488,17 @@ static int srdma_reply_build_inline(struct srdma_send *sc,
 				    unsigned int hdr_len)
 {
 	unsigned int i, len = 0;
+	int rc;
 
 	if (rp->nr_runs <= 2)
-		return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf,
-					       sc->hdr_size, hdr_len,
-					       res, rp->runs[0].end,
-					       rp->nr_runs == 2 ?
-					       rp->runs[1].start : res->len);
+		return srdma_send_build(sc, hdr_len, res, rp->runs[0].end,
+					rp->nr_runs == 2 ? rp->runs[1].start :
+					res->len);
+	if (hdr_len + rp->msg_len > sc->hdr_size) {
+		rc = srdma_send_grow(sc, hdr_len);
+		if (rc)
+			return rc;
+	}
 	for (i = 0; i < rp->nr_runs; i++) {
 		unsigned int n = rp->runs[i].end - rp->runs[i].start;
 
@@ -515,7 +588,7 @@ int srdma_sendto(struct svc_rqst *rqstp)
 			err = hdr_len;
 			goto out_err;
 		}
-		err = srdma_send_build_copy(sc, hdr_len, NULL);
+		err = srdma_send_build_hdr(sc, hdr_len);
 	} else {
 		err = srdma_reply_build_inline(sc, res, &rp, hdr_len);
 	}

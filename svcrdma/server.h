@@ -454,8 +454,9 @@ struct srdma_rw {
  * @wr: the Send work request
  * @cqe: its completion
  * @cid: its completion ID, for the trace
- * @hdr_buf: transport header, followed by the pulled-up message if needed
- *	(@sx->inline_send bytes, at least SRDMA_MAX_HDR_SIZE)
+ * @hdr_buf: transport header, followed by the message where it is copied
+ *	rather than gathered (SRDMA_MAX_HDR_SIZE bytes; @sx->inline_send
+ *	once a copy has needed more)
  * @hdr_size: size of @hdr_buf
  * @hdr_dma: @hdr_buf's DMA mapping, made with the context and undone
  *	when it is freed (the connection is drained by then)
@@ -585,6 +586,9 @@ void srdma_send_release_orphans(struct srdma_xprt *sx);
 void srdma_sendq_retire_all(struct srdma_xprt *sx);
 void srdma_send_hdr_stream(struct srdma_send *sc, struct xdr_stream *xdr,
 			   struct xdr_buf *hbuf);
+int srdma_send_build(struct srdma_send *sc, unsigned int hdr_len,
+		     const struct xdr_buf *msg, unsigned int split,
+		     unsigned int resume);
 int srdma_send_post(struct srdma_send *sc);
 int srdma_sendto(struct svc_rqst *rqstp);
 int srdma_result_payload(struct svc_rqst *rqstp, unsigned int offset,

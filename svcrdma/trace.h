@@ -573,6 +573,23 @@ TRACE_EVENT(svcrdma_reply,
 		  __entry->msg_len, __entry->payloads, __entry->swi)
 );
 
+TRACE_EVENT(svcrdma_send_grow,
+	TP_PROTO(const struct srdma_send *sc),
+	TP_ARGS(sc),
+	TP_STRUCT__entry(
+		__field(u32, cq_id)
+		__field(int, completion_id)
+		__field(unsigned int, size)
+	),
+	TP_fast_assign(
+		__entry->cq_id = sc->cid.queue_id;
+		__entry->completion_id = sc->cid.completion_id;
+		__entry->size = sc->hdr_size;
+	),
+	TP_printk("cq.id=%u cid=%d header buffer grown to %u bytes for a copied message",
+		  __entry->cq_id, __entry->completion_id, __entry->size)
+);
+
 TRACE_EVENT(svcrdma_post_send,
 	TP_PROTO(const struct srdma_send *sc),
 	TP_ARGS(sc),
