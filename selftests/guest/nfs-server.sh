@@ -40,7 +40,8 @@ grep -qw rdma /proc/sys/sunrpc/transports ||
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 for ev in accept queues bc_call bc_reply decode_short_err decode_badvers_err \
 	  decode_drop_err decode_badproc_err decode_parse_err err_vers \
-	  err_chunk reply_too_big close read_error send_err rq_starve; do
+	  err_chunk reply_too_big close read_error send_err rq_starve \
+	  send_grow; do
 	echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
 		fail "no rpcrdma:svcrdma_$ev tracepoint"
 done
@@ -120,6 +121,16 @@ echo "Receive batches: $batches"
 for b in $batches; do
 	[ "$b" -gt 1 ] || fail "a connection reposts each Receive alone (recv_batch $b)"
 done
+# A Send context's header buffer holds a transport header and grows only
+# for a reply that has to be copied (svcrdma/send.c): never for a Linux
+# client on soft-RoCE or siw, always for the hostile peer's reply in
+# three pieces (EXPECT_SEND_GROW=yes; "any" when it may not run).
+grows=$(trace_count send_grow)
+echo "Send contexts grown for a copied reply: $grows"
+case "${EXPECT_SEND_GROW:-no}" in
+no) [ "$grows" = 0 ] || fail "$grows Send contexts grew for a copied reply" ;;
+yes) [ "$grows" -gt 0 ] || fail "no Send context grew for a reply in three pieces" ;;
+esac
 echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count 'decode_[a-z]+_err') decode errors"
 [ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
 # The kernel's clients offer many responder resources: more than one
