@@ -10,7 +10,8 @@ import time
 from typing import Callable
 
 from expect import (ERR_CHUNK_REPLY, ERR_VERS_REPLY, RPC_NULL_REPLY, Closed,
-                    Message, NoAnswer, RdmaError, ServerCloses, describe)
+                    Message, NoAnswer, RdmaError, ServerCloses, describe,
+                    judge)
 from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSGP,
                     bogus_reply_chunk, compound_results,
                     describe_message, huge_write_chunk, long_call_bogus_handle,
@@ -318,6 +319,41 @@ def reads_in_write_chunks(start, seed):
     return run
 
 
+def read_big_file(runner, conn, xid, length, chunks, expect, label):
+    """Send an NFSv4 READ of LENGTH bytes from the start of the mount's
+    background file, after an empty Read list and CHUNKS (the encoded
+    Write list and Reply chunk), again while the server answers
+    NFS4ERR_DELAY or NFS4ERR_GRACE; then judge the answer against EXPECT.
+    Returns why it is wrong, or None."""
+    lookups = op_lookups(runner.args.big_file)
+    read = lookups + [op_read(0, length)]
+    wait = max(o.wait(runner.args) for o in expect)
+    deadline = time.monotonic() + NFS4_RETRY_SECONDS
+    while True:
+        call = rpc_compound_call(xid) + compound_args(read)
+        message = xdr(xid, 1, runner.args.credits, 0, 0) + chunks + call
+        if not conn.send(message):
+            return 'could not send the READ'
+        event = conn.next_event(wait)
+        runner.note('%s: %s' % (label, describe(event)))
+        if isinstance(event, Message) and words(event.data)[3:4] == [0] \
+                and words(event.data)[4:7] == [0, 0, 0]:
+            try:
+                status, _ = compound_results(event.data, xid)
+            except ValueError as err:
+                return str(err)
+            if status in (NFS4ERR_DELAY, NFS4ERR_GRACE) and \
+                    time.monotonic() < deadline:
+                time.sleep(1)
+                xid += 1
+                continue
+        if isinstance(event, Closed) and not event.cm_disconnected and \
+                any(isinstance(o, ServerCloses) for o in expect):
+            conn.wait_cm_disconnect(wait)
+            event = conn.closed_event()
+        return judge(expect, event, range(xid, xid + 1))
+
+
 def large_reply_without_chunks(reply_chunk_length):
     """Case builder: an NFSv4 READ of 64 KiB from the mount's background
     file, whose reply cannot go inline, offered no Write list and either
@@ -325,32 +361,38 @@ def large_reply_without_chunks(reply_chunk_length):
     for it.  The server must answer ERR_CHUNK (RFC 8166 section 4.5.2);
     the stock 6.12 server wrote past its Send buffer on such a call."""
     def run(runner, conn, xid):
-        lookups = op_lookups(runner.args.big_file)
-        read = lookups + [op_read(0, 65536)]
         reply_chunk = xdr(0)
         if reply_chunk_length is not None:
             reply_chunk = (xdr(1, 1, BOGUS_HANDLE, reply_chunk_length) +
                            xdr_hyper(BOGUS_OFFSET))
-        deadline = time.monotonic() + NFS4_RETRY_SECONDS
-        while True:
-            call = rpc_compound_call(xid) + compound_args(read)
-            message = (xdr(xid, 1, runner.args.credits, 0, 0, 0) +
-                       reply_chunk + call)
-            if not conn.send(message):
-                return 'could not send the READ'
-            event = conn.next_event(runner.args.timeout)
-            runner.note('READ of 64 KiB received: ' + describe(event))
-            if isinstance(event, Message) and words(event.data)[3:4] == [0]:
-                try:
-                    status, _ = compound_results(event.data, xid)
-                except ValueError as err:
-                    return str(err)
-                if status in (NFS4ERR_DELAY, NFS4ERR_GRACE) and \
-                        time.monotonic() < deadline:
-                    time.sleep(1)
-                    xid += 1
-                    continue
-            return ERR_CHUNK_REPLY.check(event, range(xid, xid + 1))
+        return read_big_file(runner, conn, xid, 65536, xdr(0) + reply_chunk,
+                             (ERR_CHUNK_REPLY,), 'READ of 64 KiB received')
+    return run
+
+
+# What the write-chunk cases fill the peer's writable memory with first.
+UNWRITTEN = 0xee
+
+
+def read_into_bad_write_chunk(chunk_length, handle_xor, expect):
+    """Case builder: an NFSv4 READ of 1501 bytes offered a Write chunk of
+    CHUNK_LENGTH bytes in the peer's writable memory, its handle XORed
+    with HANDLE_XOR (0: the real one), and nothing else: the answer must
+    be one of EXPECT, and a chunk too small must stay unwritten."""
+    def run(runner, conn, xid):
+        mem = conn.writable()
+        mem.write(bytes([UNWRITTEN]) * chunk_length, 0)
+        write_list, _ = write_chunks(mem, [[chunk_length]])
+        if handle_xor:
+            write_list = (write_list[:8] +
+                          xdr(mem.rkey ^ handle_xor) + write_list[12:])
+        why = read_big_file(runner, conn, xid, 1501,
+                            write_list + xdr(0, 0), expect,
+                            'READ of 1501 bytes received')
+        if not why and not handle_xor and \
+                mem.read(chunk_length, 0) != bytes([UNWRITTEN]) * chunk_length:
+            why = 'the server wrote into a Write chunk too small for the READ'
+        return why
     return run
 
 
@@ -403,6 +445,14 @@ CASES = [
          'NFSv4 COMPOUND with two READs offered two Write chunks (one '
          'READ of no bytes, one unaligned into two segments)',
          None, (), action=reads_in_write_chunks(5602, 5)),
+    Case('write-chunk-too-small',
+         'READ of 1501 bytes offered a 1000-byte Write chunk',
+         None, (), OWN, control_after=True,
+         action=read_into_bad_write_chunk(1000, 0, (ERR_CHUNK_REPLY,))),
+    Case('write-chunk-bad-handle',
+         'READ into a Write chunk whose handle was never registered',
+         None, (), OWN,
+         action=read_into_bad_write_chunk(2048, 0x80, (ServerCloses(),))),
     Case('large-reply-no-chunks',
          'READ of 64 KiB offering neither a Write list nor a Reply chunk',
          None, (), action=large_reply_without_chunks(None), peer_error=True),
