@@ -12,11 +12,12 @@ from typing import Callable
 from expect import (ERR_CHUNK_REPLY, ERR_VERS_REPLY, RPC_NULL_REPLY, Closed,
                     Message, NoAnswer, RdmaError, ServerCloses, describe,
                     judge)
-from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSGP,
+from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSG,
+                    RDMA_MSGP, RDMA_NOMSG,
                     bogus_reply_chunk, compound_results,
                     describe_message, huge_write_chunk, long_call_bogus_handle,
                     nomsg_without_chunks, null_call, rdma_msg_with_read_chunks,
-                    read_list_discriminator_2, reply_write_list,
+                    read_list_discriminator_2, reply_chunk_lists,
                     truncated_read_list, unknown_proc_flood, version_2,
                     with_proc, write_chunks, xid_and_vers_only)
 from connection import parse_private_data
@@ -288,11 +289,14 @@ def reads_in_write_chunks(start, seed):
         if not isinstance(event, Message):
             return 'expected a COMPOUND reply, got ' + describe(event, False)
         try:
-            chunks, start_of_rpc = reply_write_list(event.data)
+            proc, chunks, reply, start_of_rpc = reply_chunk_lists(event.data)
             status, results = compound_reply(event.data, start_of_rpc, xid,
                                              reads_moved=True)
         except ValueError as err:
             return str(err)
+        if proc != RDMA_MSG or reply is not None:
+            return 'not an RDMA_MSG without a Reply chunk: ' + \
+                describe(event, False)
         written = [[length for _, length, _ in segs] for segs in chunks]
         if written != [[0], [1000, 501]]:
             return ('Write list says %s written, expected [[0], [1000, 501]]'
@@ -315,6 +319,67 @@ def reads_in_write_chunks(start, seed):
             return ('the bytes in the second Write chunk differ from those '
                     'written from byte %d: %s, expected %s' %
                     (bad, got[bad:bad + 8].hex(), data[bad:bad + 8].hex()))
+        return None
+    return run
+
+
+def read_in_reply_chunk(start, seed):
+    """Case builder: an NFSv4 READ of 6000 bytes, more than the peer
+    receives inline, offered no Write list and a Reply chunk of two
+    segments (4000 and 4192 bytes) in the peer's writable memory.  The
+    server must answer RDMA_NOMSG with the whole reply in the Reply chunk
+    (a Long Reply, RFC 8166 section 3.5.4), filling the first segment
+    before the second, its header saying how much went into each; the
+    READ must return what a WRITE in a Read chunk put at START first."""
+    def run(runner, conn, xid):
+        data = test_pattern(6000, seed)
+        lookups = op_lookups(runner.args.chunk_file)
+        ops = lookups + op_write_chunk(start, ReadChunk(data))
+        _, why = compound_call(runner, conn, xid, compound_parts(ops),
+                               'WRITE received')
+        if why:
+            return 'writing the data to read: ' + why
+        runner.file_written(start, data)
+
+        xid += 0x100
+        mem = conn.writable()
+        offered = [4000, 4192]
+        reply_chunk, _ = write_chunks(mem, [offered])
+        rpc = (rpc_compound_call(xid) +
+               compound_args(lookups + [op_read(start, len(data))]))
+        for message in rdma_msg_with_read_chunks(xid, runner.args, [rpc],
+                                                 None,
+                                                 reply_chunk=reply_chunk):
+            if not conn.send(message):
+                return 'could not send the READ'
+        event = conn.next_event(runner.args.timeout)
+        runner.note('READ with a Reply chunk received: ' + describe(event))
+        if not isinstance(event, Message):
+            return 'expected a Long Reply, got ' + describe(event, False)
+        try:
+            proc, chunks, reply, start_of_rpc = reply_chunk_lists(event.data)
+        except ValueError as err:
+            return str(err)
+        if proc != RDMA_NOMSG or chunks or reply is None or \
+                start_of_rpc != len(event.data):
+            return ('not an RDMA_NOMSG with only a Reply chunk: ' +
+                    describe(event, False))
+        written = [length for _, length, _ in reply]
+        if len(written) != 2 or written[0] != offered[0] or \
+                not 0 < written[1] <= offered[1]:
+            return ('Reply chunk says %s written into segments of %s'
+                    % (written, offered))
+        runner.note('a %d-byte reply in the Reply chunk' % sum(written))
+        try:
+            status, results = compound_reply(mem.read(sum(written), 0), 0,
+                                             xid)
+        except ValueError as err:
+            return 'the reply in the Reply chunk: %s' % err
+        if status != NFS4_OK:
+            return 'COMPOUND status %d' % status
+        got = [res[1] for op, _, res in results if op == OP_READ]
+        if got != [data]:
+            return 'the READ in the Reply chunk did not return the data written'
         return None
     return run
 
@@ -378,10 +443,11 @@ def read_into_bad_write_chunk(chunk_length, handle_xor, expect):
     """Case builder: an NFSv4 READ of 1501 bytes offered a Write chunk of
     CHUNK_LENGTH bytes in the peer's writable memory, its handle XORed
     with HANDLE_XOR (0: the real one), and nothing else: the answer must
-    be one of EXPECT, and a chunk too small must stay unwritten."""
+    be one of EXPECT, and neither the chunk nor the memory after it may
+    have been written."""
     def run(runner, conn, xid):
         mem = conn.writable()
-        mem.write(bytes([UNWRITTEN]) * chunk_length, 0)
+        mem.write(bytes([UNWRITTEN]) * 2 * chunk_length, 0)
         write_list, _ = write_chunks(mem, [[chunk_length]])
         if handle_xor:
             write_list = (write_list[:8] +
@@ -389,9 +455,13 @@ def read_into_bad_write_chunk(chunk_length, handle_xor, expect):
         why = read_big_file(runner, conn, xid, 1501,
                             write_list + xdr(0, 0), expect,
                             'READ of 1501 bytes received')
-        if not why and not handle_xor and \
-                mem.read(chunk_length, 0) != bytes([UNWRITTEN]) * chunk_length:
-            why = 'the server wrote into a Write chunk too small for the READ'
+        after = mem.read(2 * chunk_length, 0)
+        inside = sum(b != UNWRITTEN for b in after[:chunk_length])
+        past = sum(b != UNWRITTEN for b in after[chunk_length:])
+        runner.note('bytes changed in the Write chunk: %d, past its end: %d'
+                    % (inside, past))
+        if not why and (inside or past):
+            why = 'the server wrote into a Write chunk it answered with an error'
         return why
     return run
 
@@ -445,6 +515,10 @@ CASES = [
          'NFSv4 COMPOUND with two READs offered two Write chunks (one '
          'READ of no bytes, one unaligned into two segments)',
          None, (), action=reads_in_write_chunks(5602, 5)),
+    Case('reply-chunk-read',
+         'NFSv4 READ of 6000 bytes offered only a Reply chunk of two '
+         'segments',
+         None, (), action=read_in_reply_chunk(7103, 7)),
     Case('write-chunk-too-small',
          'READ of 1501 bytes offered a 1000-byte Write chunk',
          None, (), OWN, control_after=True,

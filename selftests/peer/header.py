@@ -66,7 +66,7 @@ def null_call(xid, args):
 
 
 def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False,
-                              write_list=b''):
+                              write_list=b'', reply_chunk=None):
     """A Call carrying RPC_PARTS (bytes, and ReadChunks whose data item is
     moved out of the Payload stream, RFC 8166 section 3.4.5).  The chunks'
     data is placed in READABLE, the peer's remotely readable memory; a
@@ -75,7 +75,8 @@ def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False,
     the item's XDR pad.  The reduced stream goes inline after an RDMA_MSG
     header, or with LONG_CALL in a position-zero Read chunk after an
     RDMA_NOMSG header (a Long Call, section 3.5.3).  WRITE_LIST is the
-    encoded Write chunks (write_chunks()), without the list's end."""
+    encoded Write chunks (write_chunks()), without the list's end, and
+    REPLY_CHUNK an encoded Reply chunk (one of write_chunks()'s)."""
     inline, data_chunks, position, offset = b'', [], 0, 0
     for part in rpc_parts:
         if isinstance(part, bytes):
@@ -103,7 +104,8 @@ def rdma_msg_with_read_chunks(xid, args, rpc_parts, readable, long_call=False,
         read_list += read_chunk(position, part.data, part.segments)
     proc = RDMA_NOMSG if long_call else RDMA_MSG
     return [transport_header(xid, proc, args) + read_list + xdr(0) +
-            write_list + xdr(0, 0) + (b'' if long_call else inline)]
+            write_list + xdr(0) + (reply_chunk or xdr(0)) +
+            (b'' if long_call else inline)]
 
 
 def write_chunks(writable, chunks):
@@ -217,29 +219,30 @@ def describe_message(data, hexdump=True):
     return text
 
 
-def reply_write_list(data):
-    """Parse the transport header of an RDMA_MSG reply whose Write list
-    may be present and whose Read list and Reply chunk are empty.
-    Returns ([[(handle, length, offset) of each segment] of each Write
-    chunk], where the RPC message starts), or raises ValueError."""
+def reply_chunk_lists(data):
+    """Parse the transport header of an RDMA_MSG or RDMA_NOMSG reply,
+    whose Read list must be empty.  Returns (proc, [the segments of each
+    Write chunk], the segments of the Reply chunk or None, where the RPC
+    message starts), a segment being (handle, length, offset); raises
+    ValueError if the header is something else."""
     r = XdrReader(data)
+
+    def segments():
+        return [(r.u32(), r.u32(), r.hyper()) for _ in range(r.u32())]
+
     try:
         _, vers, _, proc = r.u32(), r.u32(), r.u32(), r.u32()
-        if vers != RPCRDMA_VERSION or proc != RDMA_MSG or r.u32() != 0:
-            raise ValueError('not an RDMA_MSG without a Read list: ' +
-                             describe_message(data))
+        if vers != RPCRDMA_VERSION or proc not in (RDMA_MSG, RDMA_NOMSG) \
+                or r.u32() != 0:
+            raise ValueError('not an RDMA_MSG or RDMA_NOMSG without a Read '
+                             'list: ' + describe_message(data))
         chunks = []
         while r.u32():
-            segs = []
-            for _ in range(r.u32()):
-                handle, length = r.u32(), r.u32()
-                segs.append((handle, length, r.hyper()))
-            chunks.append(segs)
-        if r.u32() != 0:
-            raise ValueError('a Reply chunk in an RDMA_MSG reply')
+            chunks.append(segments())
+        reply = segments() if r.u32() else None
     except (IndexError, struct.error) as err:
         raise ValueError('transport header cut short: %s' % err)
-    return chunks, r.pos
+    return proc, chunks, reply, r.pos
 
 
 def compound_results(data, xid):
