@@ -239,6 +239,35 @@ def call_at_receive_size(runner, conn, xid):
                            label='a %d-byte call received' % (recv + 1))
 
 
+def write_to_read_back(runner, conn, xid, start, data):
+    """Write DATA at START of the chunk file with a WRITE in a Read chunk,
+    for a case to read back; returns why that failed, or None."""
+    ops = op_lookups(runner.args.chunk_file) + \
+        op_write_chunk(start, ReadChunk(data))
+    _, why = compound_call(runner, conn, xid, compound_parts(ops),
+                           'WRITE received')
+    if why:
+        return 'writing the data to read: ' + why
+    runner.file_written(start, data)
+    return None
+
+
+def call_with_chunks(runner, conn, xid, compound, label, **chunks):
+    """Send a COMPOUND with arguments COMPOUND, inline, offering CHUNKS
+    (write_list, reply_chunk: see rdma_msg_with_read_chunks()).  Returns
+    (the answer, None), or (None, why there was none)."""
+    rpc = rpc_compound_call(xid) + compound
+    for message in rdma_msg_with_read_chunks(xid, runner.args, [rpc], None,
+                                             **chunks):
+        if not conn.send(message):
+            return None, 'could not send the COMPOUND'
+    event = conn.next_event(runner.args.timeout)
+    runner.note('%s: %s' % (label, describe(event)))
+    if not isinstance(event, Message):
+        return None, 'expected a reply, got ' + describe(event, False)
+    return event, None
+
+
 # GETFHs in the write-chunk-reads case: their results (about 40 bytes
 # each) make its reply message larger than 1 KiB.
 GETFHS = 32
@@ -263,31 +292,22 @@ def reads_in_write_chunks(start, seed):
     reads into the page after the one its XDR encoder reserved)."""
     def run(runner, conn, xid):
         data = test_pattern(1501, seed)
-        lookups = op_lookups(runner.args.chunk_file)
-        ops = lookups + op_write_chunk(start, ReadChunk(data))
-        _, why = compound_call(runner, conn, xid, compound_parts(ops),
-                               'WRITE received')
+        why = write_to_read_back(runner, conn, xid, start, data)
         if why:
-            return 'writing the data to read: ' + why
-        runner.file_written(start, data)
+            return why
 
         xid += 0x100
         mem = conn.writable()
         offered = [[512], [1000, 501]]
         write_list, where = write_chunks(mem, offered)
-        reads = (lookups + [op_read(start, 0), op_read(start, len(data))] +
+        reads = (op_lookups(runner.args.chunk_file) +
+                 [op_read(start, 0), op_read(start, len(data))] +
                  [xdr(OP_GETFH)] * GETFHS)
-        rpc = rpc_compound_call(xid) + compound_args(reads)
-        for message in rdma_msg_with_read_chunks(xid, runner.args, [rpc],
-                                                 None,
-                                                 write_list=write_list):
-            if not conn.send(message):
-                return 'could not send the READs'
-        event = conn.next_event(runner.args.timeout)
-        runner.note('READs with two Write chunks received: ' +
-                    describe(event))
-        if not isinstance(event, Message):
-            return 'expected a COMPOUND reply, got ' + describe(event, False)
+        event, why = call_with_chunks(runner, conn, xid, compound_args(reads),
+                                      'READs with two Write chunks received',
+                                      write_list=write_list)
+        if why:
+            return why
         try:
             proc, chunks, reply, start_of_rpc = reply_chunk_lists(event.data)
             status, results = compound_reply(event.data, start_of_rpc, xid,
@@ -333,29 +353,20 @@ def read_in_reply_chunk(start, seed):
     READ must return what a WRITE in a Read chunk put at START first."""
     def run(runner, conn, xid):
         data = test_pattern(6000, seed)
-        lookups = op_lookups(runner.args.chunk_file)
-        ops = lookups + op_write_chunk(start, ReadChunk(data))
-        _, why = compound_call(runner, conn, xid, compound_parts(ops),
-                               'WRITE received')
+        why = write_to_read_back(runner, conn, xid, start, data)
         if why:
-            return 'writing the data to read: ' + why
-        runner.file_written(start, data)
+            return why
 
         xid += 0x100
         mem = conn.writable()
         offered = [4000, 4192]
         reply_chunk, _ = write_chunks(mem, [offered])
-        rpc = (rpc_compound_call(xid) +
-               compound_args(lookups + [op_read(start, len(data))]))
-        for message in rdma_msg_with_read_chunks(xid, runner.args, [rpc],
-                                                 None,
-                                                 reply_chunk=reply_chunk):
-            if not conn.send(message):
-                return 'could not send the READ'
-        event = conn.next_event(runner.args.timeout)
-        runner.note('READ with a Reply chunk received: ' + describe(event))
-        if not isinstance(event, Message):
-            return 'expected a Long Reply, got ' + describe(event, False)
+        read = op_lookups(runner.args.chunk_file) + [op_read(start, len(data))]
+        event, why = call_with_chunks(runner, conn, xid, compound_args(read),
+                                      'READ with a Reply chunk received',
+                                      reply_chunk=reply_chunk)
+        if why:
+            return why
         try:
             proc, chunks, reply, start_of_rpc = reply_chunk_lists(event.data)
         except ValueError as err:
