@@ -506,9 +506,7 @@ static int srdma_reply_build_inline(struct srdma_send *sc,
 					sc->hdr_buf + hdr_len + len, n);
 		len += n;
 	}
-	sc->sges.max = 1;
-	return rpcrdma_send_sges_build(&sc->sges, sc->hdr_buf, sc->hdr_size,
-				       hdr_len + len, res, 0, res->len);
+	return srdma_send_build_hdr(sc, hdr_len + len);
 }
 
 /* Hand the reply's pages to @sc: they live until the Send completes. */
