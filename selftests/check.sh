@@ -5,7 +5,8 @@
 #   0. the Makefile's targets read and plan without a kernel tree;
 #   1. rpcrdma.ko against Debian's 6.12 headers with W=1 and sparse
 #      (C=2: every file), not a single warning;
-#   2. checkpatch --strict on every source file;
+#   2. checkpatch --strict on every source file, and the unit tests
+#      of the bench's ratios.py;
 #   3. KUnit in the debug test kernel (each test case counts);
 #   4. the QEMU selftests (each test counts).
 # Ends with "N passed, N failed"; exits non-zero on any failure.
@@ -76,6 +77,12 @@ echo "== checkpatch --strict"
 rc=$?
 cat "$log/checkpatch.log"
 count $rc "checkpatch --strict --no-tree is clean"
+
+echo "== the bench's arithmetic"
+python3 "$RPCRDMA_TOP/selftests/bench/ratios_test.py" >"$log/ratios.log" 2>&1
+rc=$?
+tail -n 3 "$log/ratios.log"
+count $rc "ratios.py computes the medians and the host model it prints"
 
 echo "== test kernel"
 if "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >"$log/kernel.log" 2>&1; then

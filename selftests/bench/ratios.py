@@ -25,15 +25,41 @@ executed against its whole count with stock, and *_less_transport
 take sunrpc.ko's share out as well: the ratio the guest would reach if
 our module (and then the RPC layer too) cost nothing, everything else
 staying as measured.  They bound what work on the transport can gain.
+
+The last table models the host, whose two CPUs run both guests: while
+a job runs, the two QEMU processes together keep JOB_host_cores_busy
+host CPUs busy (their host CPU time per operation, summed, times the
+operations per second).  When that is close to 2 the host is the
+bottleneck, and throughput is the host's CPUs over the host CPU both
+guests need per operation: the guests' instructions per operation
+times what the host spends on each, JOB_host_ns_kinsn (nanoseconds per
+thousand guest instructions, both guests).  The first factor is the
+stack's own work and JOB_kinsns_rpc_both counts it (both guests'
+thousands of instructions per RPC, a cost row); the second is how fast
+the host ran the slot, which moves by tens of percent between slots a
+minute apart.  JOB_kinsns_rpc_both_less_transport takes the tested
+guest's rpcrdma.ko and sunrpc.ko counts out of ours (both guests' when
+the title begins "both ends"); one over its ratio is the throughput
+ratio a transport that cost nothing could reach against the same peer
+at the same host speed.
 """
 import statistics
 import sys
 from collections import defaultdict
 
 
+THROUGHPUT_UNITS = ("_MBps", "_iops", "_ops_per_s")
+HOST_MODEL = ("_host_cores_busy", "_host_ns_kinsn")
+
+
+def is_host_model(metric):
+    return metric.endswith(HOST_MODEL)
+
+
 def is_cost(metric):
-    return any(k in metric for k in ("_cpu_us_", "insns_", "_ctxsw_rpc_",
-                                     "_irqs_rpc_"))
+    return not is_host_model(metric) and any(
+        k in metric for k in ("_cpu_us_", "insns_", "_ctxsw_rpc_",
+                              "_irqs_rpc_", "kinsns_rpc_both"))
 
 
 def table(vals, metrics, title):
@@ -96,28 +122,76 @@ def add_floors(vals, tested):
             }
 
 
+def add_host_model(vals, guests):
+    """JOB_host_cores_busy, JOB_host_ns_kinsn, JOB_kinsns_rpc_both and
+    JOB_kinsns_rpc_both_less_transport: see the docstring."""
+    for (metric, rnd), host_c in list(vals.items()):
+        if not metric.endswith("_host_cpu_us_client"):
+            continue
+        job = metric[:-len("_host_cpu_us_client")]
+        host_s = vals.get((f"{job}_host_cpu_us_server", rnd), {})
+        thr = next((vals[(job + u, rnd)] for u in THROUGHPUT_UNITS
+                    if (job + u, rnd) in vals), {})
+        ins_c = vals.get((f"{job}_kinsns_rpc_client", rnd), {})
+        ins_s = vals.get((f"{job}_kinsns_rpc_server", rnd), {})
+        for mod in host_c.keys() & host_s.keys():
+            host_us = host_c[mod] + host_s[mod]
+            if mod in thr:
+                vals[(f"{job}_host_cores_busy", rnd)][mod] = \
+                    thr[mod] * host_us / 1e6
+            if mod not in ins_c or mod not in ins_s:
+                continue
+            kinsns = ins_c[mod] + ins_s[mod]
+            vals[(f"{job}_kinsns_rpc_both", rnd)][mod] = kinsns
+            # Host time is per operation, instructions per RPC: the
+            # ratio ours/stock is what this row is for, not its units.
+            if kinsns > 0:
+                vals[(f"{job}_host_ns_kinsn", rnd)][mod] = \
+                    host_us * 1000 / kinsns
+            if mod != "ours":
+                vals[(f"{job}_kinsns_rpc_both_less_transport",
+                      rnd)][mod] = kinsns
+                continue
+            own = [vals.get((f"{job}_transport_insns_rpc_{g}", rnd), {})
+                   for g in guests]
+            if all("ours" in o for o in own):
+                vals[(f"{job}_kinsns_rpc_both_less_transport", rnd)][mod] = \
+                    kinsns - sum(o["ours"] for o in own) / 1000
+
+
 def main():
     path, title = sys.argv[1], sys.argv[2]
     vals = defaultdict(dict)
-    for line in open(path):
-        rnd, mod, metric, value = line.strip().split(",")
-        vals[(metric, rnd)][mod] = float(value)
+    with open(path) as f:
+        for line in f:
+            rnd, mod, metric, value = line.strip().split(",")
+            vals[(metric, rnd)][mod] = float(value)
     tested = title.split(":")[0]
+    # "both ends": each guest runs the module under test.
+    guests = ("client", "server") if tested == "both ends" else (tested,)
     add_transport(vals)
     add_floors(vals, tested)
+    add_host_model(vals, guests)
     metrics = sorted({m for m, _ in vals})
-    speed = table(vals, [m for m in metrics if not is_cost(m)],
+    speed = table(vals, [m for m in metrics
+                         if not is_cost(m) and not is_host_model(m)],
                   title + ": throughput, ours/stock (higher is better)")
     print()
     cost = table(vals, [m for m in metrics if is_cost(m)],
                  title + ": CPU per operation, ours/stock (lower is better)")
+    print()
+    table(vals, [m for m in metrics if is_host_model(m)],
+          title + ": the host (cores busy; host time per instruction)")
     if not speed:
         print("no complete rounds")
         return 1
     print()
     print(f"lowest throughput ratio: {min(speed.values()):.2f}")
-    # "both ends": each guest runs the module under test.
-    guests = ("client", "server") if tested == "both ends" else (tested,)
+    both = [1 / r for m, r in cost.items()
+            if m.endswith("_kinsns_rpc_both") and r > 0]
+    if both:
+        print("lowest throughput ratio the instruction counts predict: "
+              f"{min(both):.2f}")
     cpu = [r for m, r in cost.items()
            if m.endswith(tuple(f"_cpu_us_{g}" for g in guests)) and
            "_host_" not in m]
