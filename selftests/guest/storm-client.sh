@@ -13,7 +13,7 @@ test_begin
 rdma_link eth0
 load_stock_rpcrdma
 n=0
-for module in ${STORM_MODULES:?set by test 72}; do
+for module in ${STORM_MODULES:?set by test 72 or 73}; do
 	n=$((n + 1))
 	wait_peer "storm-ready-$n-$module" 0
 	nfs_mount 4.2 192.0.2.1 /mnt
