@@ -59,7 +59,7 @@ def is_host_model(metric):
 def is_cost(metric):
     return not is_host_model(metric) and any(
         k in metric for k in ("_cpu_us_", "insns_", "_ctxsw_rpc_",
-                              "_irqs_rpc_", "kinsns_rpc_both"))
+                              "_irqs_rpc_"))
 
 
 def table(vals, metrics, title):
