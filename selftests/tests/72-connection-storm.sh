@@ -13,17 +13,26 @@
 # time to bring the connections up of each module's last storm, and
 # their ratios, are printed.  STORM_GRAPH=1 times each module's accept
 # method with the function_graph tracer (selftests/guest/storm-server.sh).
+# STORM_SERVER_KERNEL=test runs the server on the debug kernel, with a
+# kmemleak scan at the end and no memory check (test 73).
 . "$(dirname "$0")/../lib/common.sh"
 
-ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
-"$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
+kernel=${STORM_SERVER_KERNEL:-debian} kmemleak=0 check_memory=1
+if [ "$kernel" = test ]; then
+	"$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
+	kmemleak=1 check_memory=0
+fi
+ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
+"$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel "$kernel" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/storm-server.sh" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/storm-client.sh" \
 	--timeout 1200 --env "RPCRDMA_KO=$ko" \
 	--env "STORM_COUNT=${STORM_COUNT:-256}" \
 	--env "STORM_PARALLEL=${STORM_PARALLEL:-8}" \
 	--env "STORM_GRAPH=${STORM_GRAPH:-0}" \
-	--env "STORM_MODULES=${STORM_MODULES:-ours stock ours}"
+	--env "STORM_MODULES=${STORM_MODULES:-ours stock ours}" \
+	--server-env "CHECK_KMEMLEAK=$kmemleak" \
+	--server-env "STORM_CHECK_MEMORY=$check_memory"
 rc=$?
 grep -h "^storm\|^accept" "$1"/server/log "$1"/client/log 2>/dev/null
 exit $rc
