@@ -11,6 +11,17 @@
 #   eval "$(selftests/lib/qemu-backports.sh)"   # sets and exports them
 #   selftests/run.sh 60-client-vs-our-server
 #
+# The archive is the one this machine's apt sources name for bookworm
+# (the same mirror, local mirror or caching proxy apt itself uses), read
+# from apt's source lists: a deb822 entry (URIs:, Suites:) or a one-line
+# "deb URI SUITE ..." entry whose suite is bookworm-backports, else
+# bookworm, else bookworm-updates (the security archive serves only
+# bookworm-security and is never taken).  apt's own proxy setting
+# (Acquire::http::Proxy, or ::https:: for https) is used too, unless
+# http_proxy (https_proxy) is set.
+# DEBIAN_MIRROR=URI overrides the choice (the URI that holds dists/ and
+# pool/); "qemu-backports.sh --mirror" prints the URI it would use.
+#
 # It also points $QEMU_BACKPORT (common.sh) at that version,
 # which vm.sh then runs by default: guests crashed about once per six
 # guest-minutes on QEMU 7.2 (Debian 12's) and not once in 35 on the
@@ -18,7 +29,96 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+# apt_sources: print "SUITE URI" for each entry of apt's
+# source lists (sources.list, then sources.list.d/ in name order, as apt
+# reads them), deb entries only, disabled deb822 entries left out.
+apt_sources() {
+	local SL=/etc/apt/sources.list SP=/etc/apt/sources.list.d/ f
+
+	if command -v apt-config >/dev/null; then
+		eval "$(apt-config shell SL Dir::Etc::sourcelist/f \
+			SP Dir::Etc::sourceparts/d 2>/dev/null)"
+	fi
+	for f in "$SL" "${SP%/}"/*; do
+		if [ ! -f "$f" ] || [ ! -r "$f" ]; then
+			continue
+		fi
+		case "$f" in
+		*.list)
+			# deb [option=value ...] URI SUITE COMPONENT...
+			sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+				awk '$1 == "deb" && NF >= 3 { print $3, $2 }' ;;
+		*.sources)
+			# Paragraphs of "Field: value", continued on indented
+			# lines; field names are not case-sensitive.
+			awk '
+			function flush(  i, j, nu, ns, u, s) {
+				gsub(/[ \t]+/, " ", types)
+				if (types ~ /(^| )deb( |$)/ && tolower(enabled) != "no") {
+					nu = split(uris, u, " "); ns = split(suites, s, " ")
+					for (i = 1; i <= nu; i++)
+						for (j = 1; j <= ns; j++)
+							print s[j], u[i]
+				}
+				types = uris = suites = enabled = field = ""
+			}
+			/^#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			/^[ \t]/ { v = $0; sub(/^[ \t]+/, "", v)
+				   if (field == "uris") uris = uris " " v
+				   else if (field == "suites") suites = suites " " v
+				   else if (field == "types") types = types " " v
+				   next }
+			{
+				field = tolower($0); sub(/:.*/, "", field)
+				v = $0; sub(/^[^:]*:[ \t]*/, "", v)
+				if (field == "types") types = v
+				else if (field == "uris") uris = v
+				else if (field == "suites") suites = v
+				else if (field == "enabled") enabled = v
+			}
+			END { flush() }' "$f" ;;
+		esac
+	done
+}
+
+# The URI to fetch bookworm-backports from: the entry for
+# bookworm-backports, else bookworm, else bookworm-updates; only what curl
+# can fetch (http, https, ftp, file), without a trailing slash.
+apt_archive() {
+	apt_sources | awk '
+		$2 !~ /^(https?|ftp|file):/ { next }
+		{ u = $2; sub(/\/+$/, "", u); sub(/^file:\/*/, "file:///", u) }
+		$1 == "bookworm-backports" && !b { b = u }
+		$1 == "bookworm" && !m { m = u }
+		$1 == "bookworm-updates" && !up { up = u }
+		END { u = b ? b : m ? m : up; if (u) print u; else exit 1 }'
+}
+
+if [ -n "${DEBIAN_MIRROR:-}" ]; then
+	mirror=${DEBIAN_MIRROR%/}
+else
+	mirror=$(apt_archive) ||
+		die "qemu-backports: no apt source names bookworm's archive; set DEBIAN_MIRROR to the URI that holds dists/ and pool/"
+fi
+if [ "${1:-}" = --mirror ]; then
+	echo "$mirror"
+	exit 0
+fi
+# apt's proxy for the archive's scheme (Acquire::http::Proxy or
+# Acquire::https::Proxy), unless the environment names one for curl.
+scheme=${mirror%%:*}
+case "$scheme" in
+http | https)
+	if [ -z "$(printenv "${scheme}_proxy")" ] && command -v apt-config >/dev/null; then
+		proxy=
+		eval "$(apt-config shell proxy "Acquire::$scheme::Proxy" 2>/dev/null)"
+		case "$proxy" in
+		"" | DIRECT | direct) ;;
+		*) export "${scheme}_proxy=$proxy" ;;
+		esac
+	fi ;;
+esac
 suite=bookworm-backports
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 pkgs="qemu-system-x86 qemu-system-common qemu-system-data"
@@ -37,7 +137,7 @@ fetch() {
 }
 
 fetch "$tmp/InRelease" "$mirror/dists/$suite/InRelease" ||
-	die "qemu-backports: cannot fetch $suite/InRelease"
+	die "qemu-backports: cannot fetch $suite/InRelease from $mirror"
 gpgv --keyring "$keyring" --output "$tmp/Release" "$tmp/InRelease" \
 	2>"$tmp/gpgv.log" ||
 	{ cat "$tmp/gpgv.log" >&2; die "qemu-backports: bad signature on InRelease"; }
