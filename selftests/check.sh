@@ -9,12 +9,14 @@
 #      of the bench's ratios.py;
 #   3. KUnit in the debug test kernel (each test case counts);
 #   4. the QEMU selftests (each test counts).
-# Ends with "N passed, N failed"; exits non-zero on any failure.
+# Ends with "N passed, N failed" (CI reads that last line), after a line
+# "N skipped"; exits non-zero on any failure.  Each skipped KUnit case or
+# selftest is printed by name ("skipped - ...").
 
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 count() {
 	if [ "$1" = 0 ]; then
 		passed=$((passed + 1)); echo "ok - $2"
@@ -23,18 +25,44 @@ count() {
 	fi
 }
 
-# Add the "P passed, F failed" a sub-runner printed last.
+# add_counts LOG RUNNER: add the counts of the summary the sub-runner
+# (kunit or selftests) prints as its last line, and name each case or test
+# it skipped.  Only that line counts: a "3 passed, 0 failed" in a test's
+# own output elsewhere in the log is not a result.
 add_counts() {
-	local line
+	local line p f s names n name
 
-	line=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+	case "$2" in
+	kunit)
+		line=$(tail -n 1 "$1" | sed -En \
+			's/^kunit: [0-9]+ suites, ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p')
+		names=$(sed -n 's/^kunit: skipped //p' "$1") ;;
+	selftests)
+		line=$(tail -n 1 "$1" | sed -En \
+			's/^selftests: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p')
+		names=$(sed -n 's/^ok [0-9]* selftests: rpcrdma: \([^ ]*\) # SKIP$/\1/p' "$1") ;;
+	*)
+		line='' names='' ;;
+	esac
 	if [ -z "$line" ]; then
 		failed=$((failed + 1))
-		echo "not ok - $2 printed no result"
+		echo "not ok - $2 printed no summary line (the log's last line: $(tail -n 1 "$1"))"
 		return
 	fi
-	passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
-	failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+	read -r p f s <<<"$line"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	n=0
+	while read -r name; do
+		[ -n "$name" ] || continue
+		echo "skipped - $2: $name"
+		n=$((n + 1))
+	done <<<"$names"
+	if [ "$n" != "$s" ]; then
+		failed=$((failed + 1))
+		echo "not ok - $2 counted $s skipped but named $n"
+	fi
 }
 
 log=$RPCRDMA_TOP/build/check
@@ -102,8 +130,10 @@ add_counts "$log/selftests.log" "selftests"
 
 retried=$(sed -n 's/^selftests: \([0-9]*\) retried.*/\1/p' "$log/selftests.log")
 echo "== make check took $(( $(date +%s) - start ))s"
-# CI reads the last line, which must stay "N passed, N failed": the
-# selftests retried after a soft-RoCE crash are counted just before it.
+# CI reads the last line, which must stay "N passed, N failed": the skips
+# are counted just before it (each was named above), and the selftests
+# retried after a soft-RoCE crash before that.
 echo "${retried:-0} selftests retried after an rdma_rxe crash (first reports: build/selftests/*.crash1/crash-report.txt)"
+echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

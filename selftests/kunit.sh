@@ -8,7 +8,9 @@
 # tree's kunit.py.  Fails on any failed or crashed test, on any suite that
 # is defined in kunit/ but did not report, and on any KASAN, lockdep or
 # kmemleak report.  Skipped cases are counted apart (a skip is neither a
-# pass nor a failure).  Last line: "kunit: N passed, N failed, N skipped".
+# pass nor a failure; each is printed as "kunit: skipped SUITE.CASE").
+# Last line: "kunit: N suites, N passed, N failed, N skipped" (check.sh
+# reads it).
 
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"

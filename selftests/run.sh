@@ -6,7 +6,9 @@
 # print TAP like kselftest.  Each test is a host script that boots guests;
 # it gets an output folder (build/selftests/NAME) as its argument and exits
 # 0 (pass), 4 (skip) or anything else (fail).  Guest logs stay in that
-# folder.  Last line: "selftests: N passed, N failed".
+# folder.  A skip is printed as TAP's "ok N ... # SKIP", with the test's
+# output (its reason) before it, and counted apart.  Last line:
+# "selftests: N passed, N failed, N skipped" (check.sh reads it).
 #
 # Without SELFTESTS_FULL=1 (make stress sets it) the tests named in
 # STRESS_ONLY_TESTS are left out of the default list and the others run
@@ -83,6 +85,7 @@ for t in "${tests[@]}"; do
 		passed=$((passed + 1))
 		;;
 	4)
+		sed 's/^/# /' "$out/output"
 		echo "ok $n selftests: rpcrdma: $name # SKIP"
 		skipped=$((skipped + 1))
 		;;
@@ -105,5 +108,6 @@ awk -v f="$census" '{ n[$2 "/" $3]++; t++ }
 	      printf "selftests: %d guest kernel crashes%s%s\n", t,
 		     t ? " (provider/rpcrdma:" substr(s, 2) ")" : "", t ? ", see " f : "" }' "$census"
 echo "selftests: $retried retried after an rdma_rxe crash"
-echo "selftests: $passed passed, $failed failed"
+# The summary: the last line, which check.sh reads (nothing after it).
+echo "selftests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -15,7 +15,7 @@
 # server's link flapped on siw (test 92).
 # STRESS_TESTS="70-hostile-peer 90-forced-disconnects" runs only those.
 # Logs go to build/stress/<test>; the last line is "selftests: N passed,
-# N failed", the line before it counts the tests retried after an
+# N failed, N skipped", the line before it counts the tests retried after an
 # rdma_rxe crash, and the one before that the guest kernel crashes per
 # provider and rpcrdma.
 
