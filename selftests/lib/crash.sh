@@ -15,26 +15,112 @@ guest_logs() {
 	find "$1" -name console.log -o -name dmesg 2>/dev/null | sort
 }
 
-# Did a guest of the test in $1 hit soft-RoCE's own memory corruption?  The
-# first kernel report must name the rxe work queue and have a frame in an
-# rxe function or the network receive path, and none in rpcrdma; anything
-# else is a failure of ours.  The report is kept in
-# $1/crash-report.txt, with the log it came from.
-rxe_crash() {
-	local c report
+# The folders of the guests of the test in $1 (a console.log or a dmesg).
+guest_dirs() {
+	find "$1" \( -name console.log -o -name dmesg \) -printf '%h\n' 2>/dev/null |
+		sort -u
+}
 
-	for c in $(guest_logs "$1"); do
-		report=$(first_report "$c")
-		echo "$report" | grep -q "Workqueue: rxe_wq" || continue
-		echo "$report" | grep -q '\[rpcrdma\]' && continue
-		if echo "$report" |
-		   grep -Eq '[ (](rxe_[a-z0-9_]+|__alloc_skb|build_skb|net_rx_action|napi_[a-z_]+)\+0x'; then
-			{ echo "# first kernel report, from $c"; echo "$report"; } \
-				>"$1/crash-report.txt"
-			return 0
+# Taint flags other than G (no proprietary module), O (out of tree) and E
+# (unsigned): the ones that any "Tainted:" line in the logs $@ shows, e.g.
+# W after a warning, B after a bad page, D after an earlier oops.
+bad_taints() {
+	cat "$@" 2>/dev/null |
+		sed -n 's/.* Tainted: \([A-Z ]*\) [0-9].*/\1/p' | tr -d 'GOE \n' |
+		fold -w 1 | sort -u | tr -d '\n'
+}
+
+# rxe_crash DIR: may the failed test whose output is in DIR be retried as a
+# victim of soft-RoCE's own memory corruption (Documentation/testing.rst)?
+# Only a plain crash on Debian's kernel, in the guest whose failure failed
+# the test:
+#  - one guest of the test, and only one, has a kernel report (a crash, a
+#    warning or a sanitizer report, in its console or its dmesg), and that
+#    report is a crash: no warning before it, and the kernel tainted by
+#    nothing but our out-of-tree, unsigned module (no W, B, D...);
+#  - no guest of the test has a sanitizer report (KASAN, KFENCE, UBSAN),
+#    whatever the frames;
+#  - that guest ran Debian's kernel ("debian" in the kernel file vm.sh
+#    leaves), never the debug test kernel (release *-rpcrdma-test);
+#  - the guest died of that crash ("crashed" in vm.sh's outcome file, and
+#    "vm: guest NAME CRASHED" in the test's output, DIR/output), and no
+#    other guest of the test had failed before it (the times in their
+#    outcome files): the crash failed the test, not a failure of ours
+#    that came first, whose peer then crashed;
+#  - the report names the rxe work queue and has a frame in an rxe function
+#    or the network receive path, and none in rpcrdma.
+# The report is kept in DIR/crash-report.txt, with the log it came from.
+# A refusal leaves its reason in rxe_crash_why (empty when no guest of the
+# test crashed).
+rxe_crash() {
+	local d c g='' n=0 report first outcome='' when='' t='' name taints other
+
+	rxe_crash_why=
+	for d in $(guest_dirs "$1"); do
+		if grep -Eqs 'BUG: KASAN|BUG: KFENCE|UBSAN:' "$d/console.log" "$d/dmesg"; then
+			rxe_crash_why="a sanitizer report in $d"
+			return 1
+		fi
+		for c in "$d/console.log" "$d/dmesg"; do
+			[ -e "$c" ] || continue
+			if [ -n "$(first_report "$c")" ]; then
+				g=$d n=$((n + 1))
+				break
+			fi
+		done
+	done
+	[ "$n" = 1 ] || {
+		[ "$n" = 0 ] || rxe_crash_why="$n guests have kernel reports"
+		return 1
+	}
+	name=$(basename "$g")
+	# A warning the guest survived is a failure, not a crash: not retried
+	# (and no reason given, as for a test without a crash).
+	[ -n "$(first_crash "$g/console.log")" ] || return 1
+	report=$(first_report "$g/console.log")
+	first=$(echo "$report" | head -n 1)
+	if echo "$first" | grep -q 'WARNING:' ||
+	   [ -n "$(awk '/BUG:|Oops:|general protection|double fault|Kernel panic/ { exit }
+			/WARNING:/ { print; exit }' "$g/console.log")" ]; then
+		rxe_crash_why="$name warned before it crashed ($g)"
+		return 1
+	fi
+	taints=$(bad_taints "$g/console.log" "$g/dmesg")
+	if [ -n "$taints" ]; then
+		rxe_crash_why="$name's kernel was tainted ($taints) before it crashed ($g)"
+		return 1
+	fi
+	if ! grep -qs '^debian ' "$g/kernel" ||
+	   grep -qs 'rpcrdma-test' "$g/kernel" "$g/console.log" "$g/dmesg"; then
+		rxe_crash_why="$name did not run Debian's kernel ($(cat "$g/kernel" 2>/dev/null || echo unknown); $g)"
+		return 1
+	fi
+	read -r outcome when 2>/dev/null <"$g/outcome" || outcome=unknown
+	if [ "$outcome" != crashed ] || [ -z "$when" ] ||
+	   ! grep -qs "^vm: guest $name CRASHED" "$1/output"; then
+		rxe_crash_why="$name did not fail the test by crashing (vm.sh's outcome: $outcome; the test's output must say \"vm: guest $name CRASHED\"; $g)"
+		return 1
+	fi
+	for d in $(guest_dirs "$1"); do
+		[ "$d" != "$g" ] || continue
+		other=ok t=
+		read -r other t 2>/dev/null <"$d/outcome" || other=unknown
+		[ "$other" != ok ] || continue
+		if [ -z "$t" ] || awk -v a="$t" -v b="$when" 'BEGIN { exit !(a <= b) }'; then
+			rxe_crash_why="$(basename "$d") failed ($other) before $name crashed ($d)"
+			return 1
 		fi
 	done
-	return 1
+	if ! echo "$report" | grep -q "Workqueue: rxe_wq" ||
+	   echo "$report" | grep -q '\[rpcrdma\]' ||
+	   ! echo "$report" |
+		grep -Eq '[ (](rxe_[a-z0-9_]+|__alloc_skb|build_skb|net_rx_action|napi_[a-z_]+)\+0x'; then
+		rxe_crash_why="$name's crash is not soft-RoCE's ($g)"
+		return 1
+	fi
+	{ echo "# first kernel report, from $g/console.log"; echo "$report"; } \
+		>"$1/crash-report.txt"
+	return 0
 }
 
 # The first report in the log $1 that is a crash (an oops, a BUG, a fault

@@ -64,6 +64,9 @@ exec 3> >(tee "$out/log" >/dev/console)
 tee_pid=$!
 timeout -k 5 "$GUEST_SCRIPT_TIMEOUT" bash "$GUEST_SCRIPT" >&3 2>&1
 rc=$?
+# When the script ended, by the host's clock (the file's time on 9p):
+# vm.sh records it as the time of a failure (crash.sh orders them).
+: >"$out/script-ended"
 exec 3>&-
 for _ in $(seq 50); do
 	kill -0 "$tee_pid" 2>/dev/null || break

@@ -7,7 +7,10 @@
 #
 # The guest sees the host's root read-only over 9p with a tmpfs overlay on
 # top and DIR read-write at /out; it leaves console.log, log (the script's
-# output), dmesg and status in DIR/NAME.  The guest is always killed after
+# output), dmesg and status in DIR/NAME, and for selftests/lib/crash.sh
+# "kernel" (debian, test or path, then the release) and "outcome" (ok,
+# failed, hung, crashed or died, then when the guest's failure happened:
+# when its script ended, else when QEMU exited; host clock).  The guest is always killed after
 # --timeout seconds, and a guest that dies or hangs is reported, never
 # waited for.
 #
@@ -98,6 +101,12 @@ rm -rf "$gdir" "$out/$name.done"
 mkdir -p "$gdir"
 # The guest runs its own copy: host paths like /tmp are not what it sees.
 cp "$script" "$gdir/script.sh"
+# Which kernel the guest runs: rxe_crash (crash.sh) retries a crash only
+# on Debian's.
+case "$kernel" in
+debian | test) echo "$kernel $release" ;;
+*) echo "path $release" ;;
+esac >"$gdir/kernel"
 
 # Base initramfs: busybox, /init, and the modules the kernel needs to reach
 # the host root (9p, overlayfs) when they are not built in.  Cached per
@@ -166,7 +175,10 @@ if [ -n "$net" ]; then
 	[ -z "$pcap" ] || net_args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap,maxlen=400")
 fi
 
-append="console=ttyS0 acpi=off reboot=t panic=-1 oops=panic loglevel=4"
+# loglevel=5: the console prints warnings (KERN_WARNING is 4) and errors,
+# so that a warning before a crash is in console.log, which is all that a
+# crashed guest leaves (rxe_crash in crash.sh reads it).
+append="console=ttyS0 acpi=off reboot=t panic=-1 oops=panic loglevel=5"
 append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
 # allnoconfig leaves KUNIT_DEFAULT_ENABLED off: suites in modules run only
 # when KUnit is enabled at boot.
@@ -211,7 +223,17 @@ report_tail() {
 	cat "$gdir/qemu.log" >&2
 }
 
+# outcome OUTCOME [now]: how the guest ended and when it failed: when its
+# script ended (guest-init.sh's script-ended), else (or with "now") now.
+outcome() {
+	local t=
+
+	[ "${2:-}" = now ] || t=$(stat -c %.9Y "$gdir/script-ended" 2>/dev/null) || t=
+	echo "$1 ${t:-$(date +%s.%N)}" >"$gdir/outcome"
+}
+
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	outcome hung
 	echo "vm: guest $name HUNG: killed after ${timeout}s" >&2
 	report_tail
 	guest_history_add "$gdir" "$secs" hung "$qemu_version" "$kernel" || true
@@ -219,8 +241,11 @@ if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 fi
 if [ ! -s "$gdir/status" ]; then
 	if grep -q 'Kernel panic' "$gdir/console.log" 2>/dev/null; then
+		# QEMU exits at the panic (panic=-1, -no-reboot).
+		outcome crashed now
 		echo "vm: guest $name CRASHED (kernel panic) after ${secs}s" >&2
 	else
+		outcome died
 		echo "vm: guest $name ended after ${secs}s without reporting a status (qemu exit $qrc)" >&2
 	fi
 	report_tail
@@ -229,6 +254,11 @@ if [ ! -s "$gdir/status" ]; then
 fi
 rc=$(cat "$gdir/status")
 echo "vm: guest $name finished in ${secs}s with status $rc" >&2
+if [ "$rc" = 0 ]; then
+	outcome ok
+else
+	outcome failed
+fi
 if [ "$rc" = 0 ]; then
 	guest_history_add "$gdir" "$secs" ok "$qemu_version" "$kernel" || true
 else

@@ -3,37 +3,132 @@
 # The harness reports a guest whose kernel crashes and a guest that hangs,
 # with a clear message and a failing status, instead of waiting for them;
 # and it tells a soft-RoCE crash (retried once) from any other, keeping the
-# first report.
+# first report: only a plain crash on Debian's kernel that failed the test.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/crash.sh"
 
 # The crashes below are made on purpose: run.sh's census leaves them out.
 touch "$1/deliberate-crashes"
 
-# Synthetic guest logs: the first report decides, and only an rxe_wq
-# report inside rxe or the receive path counts as soft-RoCE's.
-fake_log() {
-	mkdir -p "$1/guest"
-	printf '%s\n' "[    1.0] booting" "$2" "$3" "$4" \
-		"[    1.5] ---[ end trace 0000000000000000 ]---" \
-		"[    2.0] BUG: KASAN: use-after-free in srdma_recvfrom" \
-		>"$1/guest/console.log"
+# Synthetic guests: fake_guest DIR NAME KERNEL OUTCOME LINE... leaves what
+# vm.sh leaves for guest NAME of a test whose output is in DIR (console.log
+# holding LINE..., the kernel file, the outcome file, and vm.sh's line for
+# a crashed guest in DIR/output).
+fake_guest() {
+	local dir=$1 name=$2 kernel=$3 outcome=$4
+
+	shift 4
+	mkdir -p "$dir/$name"
+	printf '%s\n' "[    1.0] guest $name: running /out/$name/script.sh on ${kernel#* }" \
+		"$@" >"$dir/$name/console.log"
+	echo "$kernel" >"$dir/$name/kernel"
+	echo "$outcome" >"$dir/$name/outcome"
+	case "$outcome" in
+	crashed*) echo "vm: guest $name CRASHED (kernel panic) after 9s" >>"$dir/output" ;;
+	*) echo "vm: guest $name finished in 9s with status 1" >>"$dir/output" ;;
+	esac
 }
-fake_log "$1/rxe" "[    1.1] traps: PANIC: double fault, error_code: 0x0" \
-	"[    1.2] Workqueue: rxe_wq do_work [rdma_rxe]" \
-	"[    1.3]  rxe_requester+0x1a/0x400 [rdma_rxe]"
-rxe_crash "$1/rxe" || die "an rxe_wq double fault in rxe_requester was not recognised"
-grep -q 'rxe_requester' "$1/rxe/crash-report.txt" ||
-	die "the first report was not kept"
-! grep -q 'srdma_recvfrom' "$1/rxe/crash-report.txt" ||
-	die "the kept report runs past its end of trace"
-fake_log "$1/ours" "[    1.1] BUG: KASAN: slab-out-of-bounds in srdma_arg_fill" \
-	"[    1.2] Workqueue: rxe_wq do_work [rdma_rxe]" \
-	"[    1.3]  srdma_arg_fill+0x1a/0x400 [rpcrdma]"
-! rxe_crash "$1/ours" || die "a report in our module was taken for rxe's"
-fake_log "$1/other" "[    1.1] WARNING: CPU: 0 at net/core/skbuff.c" \
-	"[    1.2] Workqueue: events_unbound" "[    1.3]  __alloc_skb+0x1a/0x400"
-! rxe_crash "$1/other" || die "a report outside rxe_wq was taken for rxe's"
+deb="debian 6.12.117+deb12-amd64"
+cpu="[    1.2] CPU: 0 UID: 0 PID: 63 Comm: kworker/u4:3 Tainted: G           OE      6.12.117+deb12-amd64 #1"
+rxe_wq="[    1.3] Workqueue: rxe_wq do_work [rdma_rxe]"
+rxe_frame="[    1.4]  rxe_requester+0x1a/0x400 [rdma_rxe]"
+end_trace="[    1.5] ---[ end trace 0000000000000000 ]---"
+panic="[    1.6] Kernel panic - not syncing: Fatal exception"
+# After the panic, so that a kept report running past its end shows.
+after="[    2.0] Oops: srdma_recvfrom+0x10/0x200 [rpcrdma]"
+rxe_crash_lines=("[    1.1] traps: PANIC: double fault, error_code: 0x0" "$cpu"
+	"$rxe_wq" "$rxe_frame" "$end_trace" "$panic" "$after")
+
+# Every failure below is collected, so that one run against an older
+# crash.sh shows each case it gets wrong.
+bad=()
+# retried CASE: rxe_crash must accept $1/CASE.
+retried() {
+	rxe_crash "$1/$2" ||
+		bad+=("$2: not taken for soft-RoCE's crash (${rxe_crash_why:-no reason})")
+}
+# refused CASE WHY: rxe_crash must refuse $1/CASE, for a reason that
+# contains WHY (any reason, with no WHY).
+refused() {
+	if rxe_crash "$1/$2"; then
+		bad+=("$2: retried as soft-RoCE's crash")
+	elif [ -n "${3:-}" ] && [[ "$rxe_crash_why" != *"$3"* ]]; then
+		bad+=("$2: refused, but for '$rxe_crash_why', not '$3'")
+	fi
+}
+
+# A plain rxe_wq double fault in rxe_requester on Debian's kernel, in the
+# only guest, which died of it: retried, and its report kept to its end.
+fake_guest "$1/rxe" guest "$deb" "crashed 100.0" "${rxe_crash_lines[@]}"
+retried "$1" rxe
+grep -q 'rxe_requester' "$1/rxe/crash-report.txt" 2>/dev/null ||
+	bad+=("rxe: the first report was not kept")
+! grep -q 'srdma_recvfrom' "$1/rxe/crash-report.txt" 2>/dev/null ||
+	bad+=("rxe: the kept report runs past its end of trace")
+# The same in a pair whose other guest failed after the crash (waiting
+# for its peer): retried.
+fake_guest "$1/rxe-pair" server "$deb" "crashed 100.0" "${rxe_crash_lines[@]}"
+fake_guest "$1/rxe-pair" client "$deb" "failed 160.5"
+retried "$1" rxe-pair
+# A report in our module.
+fake_guest "$1/ours" guest "$deb" "crashed 100.0" \
+	"[    1.1] BUG: kernel NULL pointer dereference, address: 0000000000000008" \
+	"$cpu" "$rxe_wq" "[    1.4]  srdma_arg_fill+0x1a/0x400 [rpcrdma]" "$end_trace" "$panic"
+refused "$1" ours "not soft-RoCE's"
+# A warning outside rxe_wq that the guest survived.
+fake_guest "$1/other" guest "$deb" "failed 100.0" \
+	"[    1.1] WARNING: CPU: 0 PID: 9 at net/core/skbuff.c:1 __alloc_skb+0x1a/0x400" \
+	"[    1.2] Workqueue: events_unbound" "[    1.3]  __alloc_skb+0x1a/0x400" "$end_trace"
+refused "$1" other
+# A warning inside rxe_wq that the guest survived: not a crash.
+fake_guest "$1/rxe-warning" guest "$deb" "failed 100.0" \
+	"[    1.1] WARNING: CPU: 0 PID: 63 at arch/x86/kernel/traps.c:1 exc_debug_kernel+0x1a/0x100" \
+	"$cpu" "$rxe_wq" "$rxe_frame" "$end_trace"
+refused "$1" rxe-warning
+# A KASAN report in rxe's frames (our client's pages freed under a live MR
+# look just like this), the guest then panicking.
+fake_guest "$1/kasan-rxe" guest "$deb" "crashed 100.0" \
+	"[    1.1] BUG: KASAN: slab-use-after-free in rxe_mr_copy+0x1a/0x400 [rdma_rxe]" \
+	"$cpu" "$rxe_wq" "[    1.4]  rxe_mr_copy+0x1a/0x400 [rdma_rxe]" "$rxe_frame" \
+	"$end_trace" "[    1.6] Kernel panic - not syncing: KASAN: panic_on_warn set ..."
+refused "$1" kasan-rxe "sanitizer"
+# A kernel a warning had tainted before the crash (W), the warning itself
+# not on the console.
+fake_guest "$1/tainted" guest "$deb" "crashed 100.0" \
+	"[    1.1] traps: PANIC: double fault, error_code: 0x0" \
+	"[    1.2] CPU: 0 UID: 0 PID: 63 Comm: kworker/u4:3 Tainted: G        W  OE      6.12.117+deb12-amd64 #1" \
+	"$rxe_wq" "$rxe_frame" "$end_trace" "$panic"
+refused "$1" tainted "tainted (W)"
+# A warning on the console before the crash (in rxe_wq too).
+fake_guest "$1/warned" guest "$deb" "crashed 100.0" \
+	"[    0.9] WARNING: CPU: 0 PID: 63 at drivers/infiniband/sw/rxe/rxe_comp.c:1 rxe_completer+0x1a/0x400 [rdma_rxe]" \
+	"$rxe_wq" "$rxe_frame" "[    0.95] ---[ end trace 0000000000000000 ]---" \
+	"[    1.1] traps: PANIC: double fault, error_code: 0x0" \
+	"$rxe_wq" "$rxe_frame" "$end_trace" "$panic"
+refused "$1" warned "warned before it crashed"
+# The debug test kernel.
+fake_guest "$1/debug-kernel" guest "test 6.12.117-rpcrdma-test" "crashed 100.0" \
+	"[    1.1] traps: PANIC: double fault, error_code: 0x0" \
+	"[    1.2] CPU: 0 UID: 0 PID: 63 Comm: kworker/u4:3 Tainted: G           OE      6.12.117-rpcrdma-test #1" \
+	"$rxe_wq" "$rxe_frame" "$end_trace" "$panic"
+refused "$1" debug-kernel "did not run Debian's kernel"
+# A crash in a guest whose peer had failed first: the peer's failure
+# failed the test.
+fake_guest "$1/peer-first" server "$deb" "failed 90.0"
+fake_guest "$1/peer-first" client "$deb" "crashed 100.0" "${rxe_crash_lines[@]}"
+refused "$1" peer-first "server failed (failed) before client crashed"
+# Two guests crashed.
+fake_guest "$1/two-crashes" server "$deb" "crashed 100.0" "${rxe_crash_lines[@]}"
+fake_guest "$1/two-crashes" client "$deb" "crashed 101.0" "${rxe_crash_lines[@]}"
+refused "$1" two-crashes "2 guests have kernel reports"
+# A crashed guest the test's output does not name as crashed.
+fake_guest "$1/unnamed" guest "$deb" "crashed 100.0" "${rxe_crash_lines[@]}"
+: >"$1/unnamed/output"
+refused "$1" unnamed "did not fail the test by crashing"
+if [ ${#bad[@]} != 0 ]; then
+	printf 'soft-RoCE crash classifier: %s\n' "${bad[@]}"
+	die "the soft-RoCE crash classifier got ${#bad[@]} case(s) wrong"
+fi
 echo "rdma_rxe crashes told apart from ours; first report kept"
 
 # The crash census: a crash (not a warning) per guest, at any depth, with
@@ -62,6 +157,10 @@ cat "$1/crash.err"
 [ "$rc" = 125 ] || die "a crashing guest gave status $rc, not 125"
 grep -q 'guest crash CRASHED (kernel panic)' "$1/crash.err" ||
 	die "no clear message for a crashing guest"
+if ! grep -q '^crashed [0-9]' "$1/crash/outcome" ||
+   ! grep -q '^debian ' "$1/crash/kernel"; then
+	die "vm.sh left no outcome 'crashed' and kernel 'debian' for rxe_crash"
+fi
 
 start=$(date +%s)
 "$vm" --kernel debian --name hang --out "$1" --mem 1024 --timeout 40 \
