@@ -3,7 +3,10 @@
 # rpcrdma: out-of-tree build of the RPC-over-RDMA transport module.
 #
 #   make                 build rpcrdma.ko against $(KDIR)
-#   make install         install into /lib/modules/<release>/updates + depmod
+#   make install         install into /lib/modules/<release>/updates + depmod,
+#                        <release> being KDIR's (make -C KDIR kernelrelease),
+#                        which is the running kernel's only when KDIR is
+#                        its build tree
 #   make dkms-install    register with DKMS: built for every 6.12 kernel
 #   make dkms-remove     unregister; the kernel's own module is used again
 #   make deps            install every Debian package build and tests need
