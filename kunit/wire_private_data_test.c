@@ -376,6 +376,107 @@ static void remote_inv_case(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rpcrdma_cm_remote_inv_ok(&a, &b));
 }
 
+/*
+ * Both ends of a handshake as the client and the server compute it from
+ * their tunables (xprtrdma/connect.c, svcrdma/connect.c): each builds its
+ * private data with rpcrdma_cm_pdata_init(), the other decodes it.
+ */
+struct handshake {
+	unsigned int srv_recv;		/* the server's Receive buffers */
+	unsigned int srv_inline_send;	/* largest reply it Sends */
+	unsigned int cli_rep_size;	/* the client's Receive buffers */
+	unsigned int cli_inline_send;	/* largest call it Sends */
+	unsigned int cli_inline_recv;	/* above this it offers a Reply chunk */
+};
+
+static void handshake_run(struct kunit *test, unsigned int cli_read,
+			  unsigned int cli_write, unsigned int srv_size,
+			  struct handshake *h)
+{
+	struct rpcrdma_cm_pdata cli, srv, cli_seen, srv_seen;
+	u8 buf[RPCRDMA_CM_PDATA_SIZE];
+
+	rpcrdma_cm_pdata_init(&cli, true, cli_write, cli_read);
+	KUNIT_ASSERT_EQ(test, rpcrdma_cm_pdata_encode(buf, sizeof(buf), &cli),
+			RPCRDMA_CM_PDATA_SIZE);
+	KUNIT_ASSERT_TRUE(test, rpcrdma_cm_pdata_decode(buf, sizeof(buf),
+							&cli_seen));
+
+	rpcrdma_cm_pdata_init(&srv, true, srv_size, srv_size);
+	h->srv_recv = rpcrdma_cm_recv_size(srv.recv_size, &cli_seen, true);
+	srv.recv_size = h->srv_recv;
+	h->srv_inline_send = rpcrdma_inline_threshold(srv.send_size,
+						      cli_seen.recv_size);
+	KUNIT_ASSERT_EQ(test, rpcrdma_cm_pdata_encode(buf, sizeof(buf), &srv),
+			RPCRDMA_CM_PDATA_SIZE);
+	KUNIT_ASSERT_TRUE(test, rpcrdma_cm_pdata_decode(buf, sizeof(buf),
+							&srv_seen));
+
+	h->cli_inline_send = rpcrdma_inline_threshold(cli.send_size,
+						      srv_seen.recv_size);
+	h->cli_inline_recv = rpcrdma_inline_threshold(srv_seen.send_size,
+						      cli.recv_size);
+	h->cli_rep_size = rpcrdma_cm_recv_size(cli.recv_size, &srv_seen, true);
+}
+
+/*
+ * Every tunable value either side accepts gives a working connection:
+ * no reply larger than the client's Receives, no call larger than the
+ * server's, and a client that offers a Reply chunk for exactly the
+ * replies the server cannot Send inline.  Sizes off the 1 KiB grid
+ * (4500, 5000) are where the two sides used to disagree.
+ */
+static void handshake_any_size_case(struct kunit *test)
+{
+	static const unsigned int sizes[] = {
+		1024, 1025, 2047, 2048, 4095, 4096, 4097, 4500, 5000, 8191,
+		8192, 8193, 9000, 16384, 33000, 65535, 65536,
+	};
+	unsigned int r, w, s, bad = 0, first[3] = {};
+	struct handshake h;
+
+	for (r = 0; r < ARRAY_SIZE(sizes); r++)
+		for (w = 0; w < ARRAY_SIZE(sizes); w++)
+			for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+				handshake_run(test, sizes[r], sizes[w],
+					      sizes[s], &h);
+				if (h.srv_inline_send <= h.cli_rep_size &&
+				    h.cli_inline_send <= h.srv_recv &&
+				    h.cli_inline_recv == h.srv_inline_send)
+					continue;
+				if (!bad++) {
+					first[0] = sizes[r];
+					first[1] = sizes[w];
+					first[2] = sizes[s];
+				}
+			}
+	/* One line for all of them, naming the first. */
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U,
+			    "first: client read %u write %u, server %u",
+			    first[0], first[1], first[2]);
+}
+
+/* The two cases issue #33 reported, with the sizes each side uses. */
+static void handshake_off_grid_case(struct kunit *test)
+{
+	struct handshake h;
+
+	/* Server 4500, client reads 8192: replies up to 4096 inline. */
+	handshake_run(test, 8192, 8192, 4500, &h);
+	KUNIT_EXPECT_EQ(test, h.srv_inline_send, 4096U);
+	KUNIT_EXPECT_EQ(test, h.cli_rep_size, 4096U);
+	KUNIT_EXPECT_EQ(test, h.srv_recv, 4096U);
+	/* Client reads 5000, server 8192: a Reply chunk above 4096. */
+	handshake_run(test, 5000, 8192, 8192, &h);
+	KUNIT_EXPECT_EQ(test, h.cli_inline_recv, 4096U);
+	KUNIT_EXPECT_EQ(test, h.srv_inline_send, 4096U);
+	KUNIT_EXPECT_EQ(test, h.cli_rep_size, 4096U);
+	/* Client writes 5000: its calls above 4096 go as Long Calls. */
+	handshake_run(test, 8192, 5000, 8192, &h);
+	KUNIT_EXPECT_EQ(test, h.cli_inline_send, 4096U);
+	KUNIT_EXPECT_EQ(test, h.srv_recv, 4096U);
+}
+
 static void constants_case(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, RPCRDMA_CM_PDATA_MAGIC, 0xf6ab0e18);
@@ -399,6 +500,8 @@ static struct kunit_case rpcrdma_wire_private_data_cases[] = {
 	KUNIT_CASE(inline_threshold_case),
 	KUNIT_CASE_PARAM(recv_size_case, recv_size_vec_gen_params),
 	KUNIT_CASE(remote_inv_case),
+	KUNIT_CASE(handshake_any_size_case),
+	KUNIT_CASE(handshake_off_grid_case),
 	KUNIT_CASE(constants_case),
 	{}
 };

@@ -318,8 +318,18 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	if (rc)
 		return rc;
 
+	/*
+	 * Both sizes as the client will decode them (on the 1 KiB grid),
+	 * so that we never Send more than we said, nor post a Receive for
+	 * more than it may send.
+	 */
 	max_size = READ_ONCE(srdma_max_req_size);
-	sx->recv_size = rpcrdma_cm_recv_size(max_size, &sx->peer_pdata,
+	rpcrdma_cm_pdata_init(&sx->local_pdata,
+			      !!(sx->device->attrs.device_cap_flags &
+				 IB_DEVICE_MEM_MGT_EXTENSIONS),
+			      max_size, max_size);
+	sx->recv_size = rpcrdma_cm_recv_size(sx->local_pdata.recv_size,
+					     &sx->peer_pdata,
 					     sx->peer_pdata_sent);
 	sx->max_requests = q->max_requests;
 	sx->max_send_sge = q->max_send_sge;
@@ -332,10 +342,6 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	sx->recv_limit = 2 * q->recv_posted;
 	sx->recv_batch = q->recv_batch;
 
-	sx->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
-	sx->local_pdata.remote_inv = !!(sx->device->attrs.device_cap_flags &
-					IB_DEVICE_MEM_MGT_EXTENSIONS);
-	sx->local_pdata.send_size = max_size;
 	sx->local_pdata.recv_size = sx->recv_size;
 	sx->inline_send = rpcrdma_inline_threshold(sx->local_pdata.send_size,
 						   sx->peer_pdata.recv_size);

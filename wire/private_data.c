@@ -69,6 +69,39 @@ void rpcrdma_cm_pdata_default(struct rpcrdma_cm_pdata *pd)
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_pdata_default);
 
+/* The size a peer decodes from the Size octet that encodes @bytes. */
+static unsigned int rpcrdma_cm_size_grid(unsigned int bytes)
+{
+	return rpcrdma_cm_size_decode(rpcrdma_cm_size_encode(bytes));
+}
+
+/**
+ * rpcrdma_cm_pdata_init - the private data one side advertises
+ * @pd: set to version 1, @remote_inv and the two sizes as the peer will
+ *	decode them
+ * @remote_inv: this side accepts Send With Invalidate
+ * @send_size: largest Send this side is configured to post, in bytes
+ * @recv_size: largest Receive this side is configured to accept, in bytes
+ *
+ * The Size fields carry whole kilo-octets, so the peer sees a size off
+ * that grid rounded down (rpcrdma_cm_size_encode()).  Each side must
+ * then use the rounded sizes too: a server that sent 4500-byte replies
+ * after advertising 4096 would overflow a client's 4096-byte Receives,
+ * and a client that expected 5000-byte inline replies after advertising
+ * 4096 would offer no Reply chunk for replies the server cannot Send.
+ * So @pd holds exactly what the peer decodes, and both sides compute
+ * their thresholds and buffer sizes from it.
+ */
+void rpcrdma_cm_pdata_init(struct rpcrdma_cm_pdata *pd, bool remote_inv,
+			   unsigned int send_size, unsigned int recv_size)
+{
+	pd->version = RPCRDMA_CM_PDATA_VERSION;
+	pd->remote_inv = remote_inv;
+	pd->send_size = rpcrdma_cm_size_grid(send_size);
+	pd->recv_size = rpcrdma_cm_size_grid(recv_size);
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_pdata_init);
+
 /**
  * rpcrdma_cm_pdata_encode - build version 1 private data
  * @buf: output buffer

@@ -113,7 +113,8 @@ static int xrdma_reps_create(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	unsigned int i;
 	int rc;
 
-	ep->rep_size = rpcrdma_cm_recv_size(rx->inline_read, &ep->peer_pdata,
+	ep->rep_size = rpcrdma_cm_recv_size(ep->local_pdata.recv_size,
+					    &ep->peer_pdata,
 					    ep->peer_pdata_sent);
 	ep->reps = kcalloc(ep->nr_reps, sizeof(*ep->reps), GFP_KERNEL);
 	if (!ep->reps)
@@ -338,10 +339,9 @@ static int xrdma_ep_handshake(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	u8 pdata[RPCRDMA_CM_PDATA_SIZE];
 	int rc;
 
-	ep->local_pdata.version = RPCRDMA_CM_PDATA_VERSION;
-	ep->local_pdata.remote_inv = true;
-	ep->local_pdata.send_size = rx->inline_write;
-	ep->local_pdata.recv_size = rx->inline_read;
+	/* Sizes on the 1 KiB grid: what the server will decode. */
+	rpcrdma_cm_pdata_init(&ep->local_pdata, true, rx->inline_write,
+			      rx->inline_read);
 	rc = rpcrdma_cm_pdata_encode(pdata, sizeof(pdata), &ep->local_pdata);
 	if (rc < 0)
 		return rc;

@@ -600,6 +600,8 @@ int rpcrdma_cm_pdata_encode(void *buf, size_t len,
 bool rpcrdma_cm_pdata_decode(const void *buf, size_t len,
 			     struct rpcrdma_cm_pdata *pd);
 void rpcrdma_cm_pdata_default(struct rpcrdma_cm_pdata *pd);
+void rpcrdma_cm_pdata_init(struct rpcrdma_cm_pdata *pd, bool remote_inv,
+			   unsigned int send_size, unsigned int recv_size);
 unsigned int rpcrdma_inline_threshold(unsigned int own_send,
 				      unsigned int peer_recv);
 unsigned int rpcrdma_cm_recv_size(unsigned int own_max,
