@@ -338,6 +338,8 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	sx->sendq.batch = q->send_batch;
 	/* The unsignaled Work Requests' room comes on top of the budget. */
 	atomic_set(&sx->sq_avail, sx->sq_budget + q->send_batch - 1);
+	sx->sq_progress = jiffies;
+	sx->sq_stall_timeout = SRDMA_SQ_STALL_TIMEOUT;
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
 	sx->recv_batch = q->recv_batch;
@@ -496,6 +498,8 @@ void srdma_detach(struct svc_xprt *xprt)
 		return;
 	trace_svcrdma_disconnect(sx);
 	rdma_disconnect(sx->cm_id);
+	/* XPT_CLOSE is set: replies waiting for Send Queue room give up. */
+	wake_up_all(&sx->sq_wait);
 }
 
 /**

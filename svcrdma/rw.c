@@ -342,34 +342,67 @@ struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 	return first;
 }
 
+/*
+ * Has the Send Queue retired nothing for sx->sq_stall_timeout, counted
+ * from @since at the earliest (when the caller began to wait: a queue
+ * that was idle before a burst is not stalled)?
+ */
+static bool srdma_sq_stalled(struct srdma_xprt *sx, unsigned long since)
+{
+	unsigned long last = READ_ONCE(sx->sq_progress);
+
+	if (time_before(last, since))
+		last = since;
+	return time_after_eq(jiffies, last + sx->sq_stall_timeout);
+}
+
 /**
  * srdma_sq_reserve - reserve Send Queue entries, waiting for room
  * @sx: the connection
  * @n: work requests about to be posted
  * @cid: completion ID of the work requests, for the trace
  *
- * Return: 0; -ENOTCONN if the connection closes while waiting; -E2BIG if
- * @n can never fit.
+ * A legitimate client lets the Send Queue retire entries within
+ * milliseconds.  One that stops posting Receives (with unlimited RNR
+ * retries, which its connect request gives our QP on InfiniBand and
+ * RoCE) or stops acknowledging lets it retire none, and would pin every
+ * nfsd thread that replies to it: so the wait ends, and the connection
+ * is closed, once the queue has retired nothing for sx->sq_stall_timeout.
+ *
+ * Return: 0; -ENOTCONN if the connection closes or stalls while
+ * waiting; -E2BIG if @n can never fit.
  */
 int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
 		     const struct rpcrdma_cid *cid)
 {
+	unsigned long since = jiffies;
+
 	if (n > sx->sq_budget)
 		return -E2BIG;
-	for (;;) {
-		if (atomic_sub_return(n, &sx->sq_avail) >= 0)
-			return 0;
+	while (atomic_sub_return(n, &sx->sq_avail) < 0) {
 		atomic_add(n, &sx->sq_avail);
 		srdma_stat_add(SRDMA_STAT_SQ_STARVE, 1);
 		trace_svcrdma_sq_full(sx, cid);
-		wait_event(sx->sq_wait,
-			   atomic_read(&sx->sq_avail) >= (int)n ||
-			   test_bit(XPT_CLOSE, &sx->xprt.xpt_flags));
+		wait_event_timeout(sx->sq_wait,
+				   atomic_read(&sx->sq_avail) >= (int)n ||
+				   test_bit(XPT_CLOSE, &sx->xprt.xpt_flags),
+				   sx->sq_stall_timeout);
 		if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 			return -ENOTCONN;
+		if (atomic_read(&sx->sq_avail) < (int)n &&
+		    srdma_sq_stalled(sx, since)) {
+			srdma_stat_add(SRDMA_STAT_SQ_STALL, 1);
+			pr_warn_ratelimited("svcrdma: %s retired no Send for %u ms: closing the connection\n",
+					    sx->xprt.xpt_remotebuf,
+					    jiffies_to_msecs(sx->sq_stall_timeout));
+			srdma_close(sx, "Send Queue stalled");
+			return -ENOTCONN;
+		}
 		trace_svcrdma_sq_retry(sx, cid);
 	}
+	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_sq_reserve);
 
 /**
  * srdma_sq_release - return Send Queue entries
@@ -378,7 +411,13 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
  */
 void srdma_sq_release(struct srdma_xprt *sx, unsigned int n)
 {
+	unsigned long now = jiffies;
+
+	/* One store per tick at most: the line is shared with posters. */
+	if (READ_ONCE(sx->sq_progress) != now)
+		WRITE_ONCE(sx->sq_progress, now);
 	atomic_add(n, &sx->sq_avail);
 	if (wq_has_sleeper(&sx->sq_wait))
 		wake_up(&sx->sq_wait);
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_sq_release);

@@ -64,6 +64,14 @@
 				 (SRDMA_MAX_WRITE_CHUNKS + 1) * \
 				 SRDMA_MAX_CHUNK_SEGS)
 
+/*
+ * How long the Send Queue may retire nothing while a reply waits for
+ * room before the connection is closed (svcrdma/rw.c).  Any working
+ * client lets it retire entries within milliseconds, even under
+ * emulation.
+ */
+#define SRDMA_SQ_STALL_TIMEOUT	(10 * HZ)
+
 /* Malformed messages a connection may send before it is disconnected. */
 #define SRDMA_MAX_PEER_ERRORS	16
 
@@ -80,6 +88,8 @@ extern unsigned int srdma_ord;
  * @SRDMA_STAT_RECV: RPC-over-RDMA messages received
  * @SRDMA_STAT_WRITE: Write and Reply chunks pushed
  * @SRDMA_STAT_SQ_STARVE: times a reply waited for Send Queue room
+ * @SRDMA_STAT_SQ_STALL: connections closed because their Send Queue
+ *	retired nothing while a reply waited for room
  * @SRDMA_STAT_RQ_STARVE: times a Receive could not be replenished
  * @SRDMA_STAT_RQ_POLL: Receive completions handled
  * @SRDMA_STAT_RQ_PROD: Receives posted
@@ -92,6 +102,7 @@ enum srdma_stat {
 	SRDMA_STAT_RECV,
 	SRDMA_STAT_WRITE,
 	SRDMA_STAT_SQ_STARVE,
+	SRDMA_STAT_SQ_STALL,
 	SRDMA_STAT_RQ_STARVE,
 	SRDMA_STAT_RQ_POLL,
 	SRDMA_STAT_RQ_PROD,
@@ -136,6 +147,9 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  *	unsignaled Work Requests may hold)
  * @sq_avail: Send Queue entries not in use
  * @sq_wait: where replies wait for @sq_avail
+ * @sq_progress: when the Send Queue last retired an entry (jiffies)
+ * @sq_stall_timeout: a reply that waited this long for room, while the
+ *	Send Queue retired nothing, closes the connection
  * @sendq: Send contexts posted and not yet retired, oldest first; its
  *	lock is held across each post, so that the FIFO is in posting order
  *	when nfsd threads reply at once.  A Send is signaled once
@@ -197,6 +211,8 @@ struct srdma_xprt {
 	unsigned int sq_budget;
 	atomic_t sq_avail;
 	wait_queue_head_t sq_wait;
+	unsigned long sq_progress;
+	unsigned long sq_stall_timeout;
 
 	struct rpcrdma_sendq sendq;
 

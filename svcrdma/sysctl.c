@@ -89,6 +89,7 @@ static struct ctl_table srdma_sysctl_table[] = {
 	SRDMA_STAT_ENTRY("rdma_stat_recv", SRDMA_STAT_RECV),
 	SRDMA_STAT_ENTRY("rdma_stat_write", SRDMA_STAT_WRITE),
 	SRDMA_STAT_ENTRY("rdma_stat_sq_starve", SRDMA_STAT_SQ_STARVE),
+	SRDMA_STAT_ENTRY("rdma_stat_sq_stall", SRDMA_STAT_SQ_STALL),
 	SRDMA_STAT_ENTRY("rdma_stat_rq_starve", SRDMA_STAT_RQ_STARVE),
 	SRDMA_STAT_ENTRY("rdma_stat_rq_poll", SRDMA_STAT_RQ_POLL),
 	SRDMA_STAT_ENTRY("rdma_stat_rq_prod", SRDMA_STAT_RQ_PROD),

@@ -4,6 +4,8 @@
  * `echo "rdma 20049" > /proc/fs/nfsd/portlist` creates a listener through
  * it for IPv4 and one for IPv6.
  */
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <linux/module.h>
 
 #include "server.h"
@@ -36,6 +38,7 @@ static void srdma_kill_temp_xprt(struct svc_xprt *xprt)
  */
 void srdma_close(struct srdma_xprt *sx, const char *why)
 {
+	KUNIT_STATIC_STUB_REDIRECT(srdma_close, sx, why);
 	if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 		return;
 	trace_svcrdma_close(sx, why);
@@ -43,6 +46,8 @@ void srdma_close(struct srdma_xprt *sx, const char *why)
 	/* Replies waiting for Send Queue room give up. */
 	wake_up(&sx->sq_wait);
 }
+
+EXPORT_SYMBOL_IF_KUNIT(srdma_close);
 
 static const struct svc_xprt_ops srdma_ops = {
 	.xpo_create		= srdma_create_listener,
