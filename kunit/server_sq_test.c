@@ -6,11 +6,12 @@
  * or, if the Send Queue retires nothing for the connection's stall
  * timeout, by closing the connection (a client that stops posting
  * Receives must not pin nfsd threads).  A queue that retires entries
- * slowly is not stalled.
+ * slowly is not stalled.  A sender that waited must queue the transport
+ * again, since Calls were held back while it waited.
  *
  * These run on a bare struct srdma_xprt: a delayed work plays the
- * Send completions, and a static stub stands in for closing the
- * transport, which needs the sunrpc server.
+ * Send completions, and static stubs stand in for the two calls that
+ * need the sunrpc server (closing and queueing the transport).
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -31,6 +32,7 @@
  * @interval_ms: between two releases
  * @close: set XPT_CLOSE and wake the waiters instead of releasing
  * @closes: srdma_close() calls
+ * @requeues: srdma_requeue() calls
  */
 struct sqt {
 	struct srdma_xprt *sx;
@@ -40,6 +42,7 @@ struct sqt {
 	unsigned int interval_ms;
 	bool close;
 	unsigned int closes;
+	unsigned int requeues;
 };
 
 static void sqt_fake_close(struct srdma_xprt *sx, const char *why)
@@ -48,6 +51,13 @@ static void sqt_fake_close(struct srdma_xprt *sx, const char *why)
 
 	t->closes++;
 	set_bit(XPT_CLOSE, &sx->xprt.xpt_flags);
+}
+
+static void sqt_fake_requeue(struct srdma_xprt *sx)
+{
+	struct sqt *t = kunit_get_current_test()->priv;
+
+	t->requeues++;
 }
 
 /* What the Send completion handler and srdma_detach() do. */
@@ -82,6 +92,7 @@ static int sqt_init(struct kunit *test)
 	INIT_DELAYED_WORK(&t->work, sqt_worker);
 	test->priv = t;
 	kunit_activate_static_stub(test, srdma_close, sqt_fake_close);
+	kunit_activate_static_stub(test, srdma_requeue, sqt_fake_requeue);
 	return 0;
 }
 
@@ -109,7 +120,7 @@ static int sqt_reserve(struct sqt *t, unsigned int n)
 	return srdma_sq_reserve(t->sx, n, &cid);
 }
 
-/* Room is there: no wait. */
+/* Room is there: no wait, and nothing to queue again. */
 static void sq_room_case(struct kunit *test)
 {
 	struct sqt *t = test->priv;
@@ -117,6 +128,7 @@ static void sq_room_case(struct kunit *test)
 	atomic_set(&t->sx->sq_avail, 4);
 	KUNIT_EXPECT_EQ(test, sqt_reserve(t, 4), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->sx->sq_avail), 0);
+	KUNIT_EXPECT_EQ(test, t->requeues, 0U);
 	KUNIT_EXPECT_EQ(test, t->closes, 0U);
 }
 
@@ -130,14 +142,19 @@ static void sq_too_big_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->sx->sq_avail), 16);
 }
 
-/* Room comes back: the reservation succeeds. */
-static void sq_wait_room_case(struct kunit *test)
+/*
+ * Room comes back: the reservation succeeds, and the transport is
+ * queued again (a backchannel sender would otherwise leave the Calls
+ * received meanwhile to wait for the next completion).
+ */
+static void sq_wait_requeue_case(struct kunit *test)
 {
 	struct sqt *t = test->priv;
 
 	sqt_start(t, 4, 1, SQT_STALL_MS / 4);
 	KUNIT_EXPECT_EQ(test, sqt_reserve(t, 4), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->sx->sq_avail), 0);
+	KUNIT_EXPECT_EQ(test, t->requeues, 1U);
 	KUNIT_EXPECT_EQ(test, t->closes, 0U);
 }
 
@@ -170,6 +187,7 @@ static void sq_slow_progress_case(struct kunit *test)
 	sqt_start(t, 1, 8, SQT_STALL_MS / 6);
 	KUNIT_EXPECT_EQ(test, sqt_reserve(t, 8), 0);
 	KUNIT_EXPECT_EQ(test, t->closes, 0U);
+	KUNIT_EXPECT_EQ(test, t->requeues, 1U);
 	KUNIT_EXPECT_GT(test, jiffies_to_msecs(jiffies - start), SQT_STALL_MS);
 }
 
@@ -199,7 +217,7 @@ static void sq_close_wakes_case(struct kunit *test)
 static struct kunit_case rpcrdma_server_sq_cases[] = {
 	KUNIT_CASE(sq_room_case),
 	KUNIT_CASE(sq_too_big_case),
-	KUNIT_CASE(sq_wait_room_case),
+	KUNIT_CASE(sq_wait_requeue_case),
 	KUNIT_CASE(sq_stall_closes_case),
 	KUNIT_CASE(sq_slow_progress_case),
 	KUNIT_CASE(sq_idle_before_case),

@@ -369,6 +369,10 @@ static bool srdma_sq_stalled(struct srdma_xprt *sx, unsigned long since)
  * nfsd thread that replies to it: so the wait ends, and the connection
  * is closed, once the queue has retired nothing for sx->sq_stall_timeout.
  *
+ * A caller that waited queues the transport again: while anyone waits,
+ * srdma_has_wspace() holds back the Calls already received, and a
+ * backchannel sender is no nfsd thread that would queue it on release.
+ *
  * Return: 0; -ENOTCONN if the connection closes or stalls while
  * waiting; -E2BIG if @n can never fit.
  */
@@ -376,6 +380,7 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
 		     const struct rpcrdma_cid *cid)
 {
 	unsigned long since = jiffies;
+	bool waited = false;
 
 	if (n > sx->sq_budget)
 		return -E2BIG;
@@ -383,6 +388,7 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
 		atomic_add(n, &sx->sq_avail);
 		srdma_stat_add(SRDMA_STAT_SQ_STARVE, 1);
 		trace_svcrdma_sq_full(sx, cid);
+		waited = true;
 		wait_event_timeout(sx->sq_wait,
 				   atomic_read(&sx->sq_avail) >= (int)n ||
 				   test_bit(XPT_CLOSE, &sx->xprt.xpt_flags),
@@ -400,6 +406,8 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
 		}
 		trace_svcrdma_sq_retry(sx, cid);
 	}
+	if (waited)
+		srdma_requeue(sx);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_sq_reserve);

@@ -535,6 +535,7 @@ static inline void srdma_fault_exit(void)
 /* transport.c */
 extern struct svc_xprt_class srdma_class;
 void srdma_close(struct srdma_xprt *sx, const char *why);
+void srdma_requeue(struct srdma_xprt *sx);
 
 /* connect.c */
 struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,

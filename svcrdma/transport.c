@@ -19,8 +19,9 @@ static int srdma_has_wspace(struct svc_xprt *xprt)
 {
 	struct srdma_xprt *sx = srdma_xprt(xprt);
 
-	/* A racy peek is fine: srdma_sq_release() enqueues no one, and
-	 * a reply that waits re-checks under the wait queue's lock.
+	/* A racy peek is fine: every waiter queues the transport again
+	 * once it has its room (srdma_sq_reserve()), so Calls held back
+	 * here are handled then, whoever waited.
 	 */
 	return !waitqueue_active(&sx->sq_wait);
 }
@@ -48,6 +49,20 @@ void srdma_close(struct srdma_xprt *sx, const char *why)
 }
 
 EXPORT_SYMBOL_IF_KUNIT(srdma_close);
+
+/**
+ * srdma_requeue - let nfsd look at a connection again
+ * @sx: the connection
+ *
+ * For a sender that has stopped waiting for Send Queue room, which
+ * srdma_has_wspace() made Calls wait for.
+ */
+void srdma_requeue(struct srdma_xprt *sx)
+{
+	KUNIT_STATIC_STUB_REDIRECT(srdma_requeue, sx);
+	svc_xprt_enqueue(&sx->xprt);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_requeue);
 
 static const struct svc_xprt_ops srdma_ops = {
 	.xpo_create		= srdma_create_listener,
