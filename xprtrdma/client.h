@@ -321,8 +321,10 @@ struct xrdma_ep {
  * @reply_len: bytes of RPC reply placed
  * @reply_status: 0, or -errno to fail the RPC with
  * @is_bc: a backchannel request (see backchannel.c)
- * @reply_claimed: a reply to the current transmission is being handled
- *	(protected by the xprt's queue_lock)
+ * @reply_claimed: no reply may be taken for the slot: one is being
+ *	handled, or the slot's call is not posted on the current connection
+ *	(set under the xprt's queue_lock, or where no reply handler can see
+ *	the slot; cleared only by xrdma_post_send() just before the post)
  */
 struct xrdma_req {
 	struct rpc_rqst rqst;

@@ -457,6 +457,22 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	return 0;
 }
 
+/*
+ * The calls sent on a connection that is gone get no reply from it: a
+ * reply with one of their XIDs on the next connection, before the call
+ * is sent again there, is not theirs (xrdma_req_open()).  The queue
+ * lock orders this against a reply handler on the new connection.
+ */
+static void xrdma_reqs_claim_all(struct xrdma_xprt *rx)
+{
+	unsigned int i;
+
+	spin_lock(&rx->xprt.queue_lock);
+	for (i = 0; i < rx->nr_reqs; i++)
+		rx->reqs[i].reply_claimed = true;
+	spin_unlock(&rx->xprt.queue_lock);
+}
+
 /**
  * xrdma_ep_close - disconnect and free the current endpoint, if any
  * @rx: transport; the caller holds XPRT_LOCKED or is destroying @rx
@@ -477,6 +493,7 @@ void xrdma_ep_close(struct xrdma_xprt *rx)
 		rc = rdma_disconnect(ep->id);
 		trace_xprtrdma_disconnect(&rx->xprt, rc, ep->cm_status);
 		xrdma_ep_destroy(rx, ep);
+		xrdma_reqs_claim_all(rx);
 	}
 	up_write(&rx->ep_rwsem);
 }

@@ -266,8 +266,12 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		return;
 	}
 	req = xrdma_req(rqst);
-	if (req->reply_claimed) {
-		/* A second reply to the same transmission. */
+	/* Pairs with xrdma_req_open(): the slot is set up when it is open. */
+	if (smp_load_acquire(&req->reply_claimed)) {
+		/*
+		 * A second reply to the same transmission, or a reply to a
+		 * call not (yet again) sent on this connection.
+		 */
 		spin_unlock(&xprt->queue_lock);
 		trace_xprtrdma_reply_rqst_err(xprt, &hdr, werr);
 		atomic_long_inc(&rx->stats.bad_reply_count);

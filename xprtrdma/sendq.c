@@ -79,6 +79,21 @@ void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	xrdma_sendq_retire(ep, req);
 }
 
+/*
+ * From here on a reply to @req's call may be taken (xrdma_handle_reply()):
+ * its MRs, chunk lists and completion count are set for this
+ * transmission.  Until now a reply with its XID (a late one, or one a
+ * hostile server sent as soon as a new connection came up) was dropped,
+ * so no reply can use them while they are being built.
+ */
+static void xrdma_req_open(struct xrdma_req *req)
+{
+	req->reply_status = 0;
+	req->reply_len = 0;
+	/* Pairs with smp_load_acquire() in xrdma_handle_reply(). */
+	smp_store_release(&req->reply_claimed, false);
+}
+
 /**
  * xrdma_post_send - post a request's FastRegs (if any) and its Send
  * @req: request whose SGEs and MRs are ready
@@ -102,6 +117,8 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 	req->send_waits = !req->is_bc &&
 			  (!ep->sendq.batch || req->sges.maps_pages);
 	atomic_set(&req->done, req->send_waits ? 2 : 1);
+	if (!req->is_bc)
+		xrdma_req_open(req);
 
 	req->send_cqe.done = xrdma_send_done;
 	req->send_wr.next = NULL;
@@ -129,6 +146,9 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 	if (!rc)
 		return 0;
 
+	/* No reply to a call that was never sent. */
+	if (!req->is_bc)
+		WRITE_ONCE(req->reply_claimed, true);
 	/* Not posted, so no completion can have retired it. */
 	spin_lock(&ep->sendq.lock);
 	rpcrdma_sendq_unadd(&ep->sendq, &req->send_entry);

@@ -36,6 +36,8 @@ static void xrdma_req_release(struct kref *ref)
 		xrdma_bc_req_free(req);
 		return;
 	}
+	/* No reply may be taken for it until its next Send is posted. */
+	req->reply_claimed = true;
 	spin_lock(&rx->free_lock);
 	kref_init(&req->ref);
 	/* Hand the slot straight to a waiting task, if there is one. */
@@ -95,6 +97,7 @@ static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
 		req->send_cid.completion_id = i;
 		kref_init(&req->ref);
 		init_completion(&req->inv_sync);
+		req->reply_claimed = true;
 		/* @hdr_buf comes with each connection (xrdma_hdrs_map()). */
 		list_add_tail(&req->free_node, &rx->free_reqs);
 	}
@@ -245,10 +248,6 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 		return -ENOBUFS;
 	if (rc)
 		return -EIO;
-
-	req->reply_claimed = false;
-	req->reply_status = 0;
-	req->reply_len = 0;
 
 	rqst->rq_xtime = ktime_get();
 	rc = xrdma_post_send(req, rx->ep);
