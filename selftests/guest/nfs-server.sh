@@ -99,7 +99,7 @@ cp /sys/kernel/tracing/trace "$SERVER_TRACE"
 cp "$SERVER_TRACE" /out/server-trace.txt
 step "checking what the client wrote, from the server's side"
 cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
-for s in recv read write sq_prod sq_poll rq_prod; do
+for s in recv read write sq_prod sq_poll rq_prod sq_starve sq_stall; do
 	echo "rdma_stat_$s $(svc_stat "rdma_stat_$s")"
 done
 [ "$(svc_stat rdma_stat_recv)" -gt 0 ] || fail "rdma_stat_recv did not count"
@@ -121,6 +121,15 @@ echo "Receive batches: $batches"
 for b in $batches; do
 	[ "$b" -gt 1 ] || fail "a connection reposts each Receive alone (recv_batch $b)"
 done
+# A connection is closed when its Send Queue retires nothing for 10 s
+# while a reply waits for room (svcrdma/rw.c): never for a Linux client,
+# always for the hostile peer's send-queue-stall case
+# (EXPECT_SQ_STALL=yes; "any" when it may not run).
+stalls=$(svc_stat rdma_stat_sq_stall)
+case "${EXPECT_SQ_STALL:-no}" in
+no) [ "$stalls" = 0 ] || fail "$stalls connections closed for a stalled Send Queue" ;;
+yes) [ "$stalls" -gt 0 ] || fail "no connection was closed for a stalled Send Queue" ;;
+esac
 # A Send context's header buffer holds a transport header and grows only
 # for a reply that has to be copied (svcrdma/send.c): never for a Linux
 # client on soft-RoCE or siw, always for the hostile peer's reply in

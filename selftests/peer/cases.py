@@ -477,6 +477,87 @@ def read_into_bad_write_chunk(chunk_length, handle_xor, expect):
     return run
 
 
+# The Send Queue stall case: how long the server may keep a connection
+# whose Send Queue retires nothing (SRDMA_SQ_STALL_TIMEOUT is 10 s),
+# counted from the last call sent.
+SQ_STALL_LIMIT = 40
+
+
+def read_status(runner, conn, xid, length):
+    """An NFSv4 READ of LENGTH bytes (inline, no chunks) from the mount's
+    background file, again while the server answers NFS4ERR_DELAY or
+    NFS4ERR_GRACE.  Returns (why it did not succeed or None, the credits
+    the answer granted)."""
+    read = compound_args(op_lookups(runner.args.big_file) +
+                         [op_read(0, length)])
+    deadline = time.monotonic() + NFS4_RETRY_SECONDS
+    while True:
+        message = (xdr(xid, 1, runner.args.credits, RDMA_MSG, 0, 0, 0) +
+                   rpc_compound_call(xid) + read)
+        if not conn.send(message):
+            return 'could not send the READ', 0
+        event = conn.next_event(runner.args.timeout)
+        if not isinstance(event, Message):
+            return 'the READ got ' + describe(event), 0
+        try:
+            status, _ = compound_results(event.data, xid)
+        except ValueError as err:
+            return str(err), 0
+        if status in (NFS4ERR_DELAY, NFS4ERR_GRACE) and \
+                time.monotonic() < deadline:
+            time.sleep(1)
+            xid += 1
+            continue
+        grant = words(event.data)[2]
+        if status != NFS4_OK:
+            return 'the READ failed: %d' % status, grant
+        return None, grant
+
+
+def send_queue_stall(runner, conn, xid):
+    """A client that stops posting Receives, on a connection whose RNR
+    retry count (7, from our connect request) makes the server's Sends
+    retry for ever, then asks for its whole credit grant of 1 MiB READs,
+    each into a Write chunk of 16 segments of 64 KiB: 17 Send Queue
+    entries a reply, where the server's Send Queue holds about 10 per
+    credit.  The server's nfsd threads must not wait for room for ever
+    (a remote denial of service): the server must close this connection
+    within SQ_STALL_LIMIT seconds, and serve the others meanwhile (the
+    control case after this one, the mount's writer)."""
+    why, grant = read_status(runner, conn, xid, 512)
+    if why:
+        return 'the READ before the stall: ' + why
+    mem = conn.writable(1 << 20)
+    write_list, _ = write_chunks(mem, [[65536] * 16])
+    read = compound_args(op_lookups(runner.args.big_file) +
+                         [op_read(0, 1 << 20)])
+    conn.stop_reposting()
+    count = grant
+    sent = 0
+    for i in range(count):
+        x = xid + 0x100 + i
+        message = (xdr(x, 1, runner.args.credits, RDMA_MSG, 0) +
+                   write_list + xdr(0, 0) + rpc_compound_call(x) + read)
+        if not conn.send(message):
+            break
+        sent += 1
+    start = time.monotonic()
+    conn.wait_cm_disconnect(SQ_STALL_LIMIT)
+    waited = time.monotonic() - start
+    answered = len(conn.drain())
+    runner.note('%d of %d 1 MiB READs sent, %d answered before our Receives '
+                'ran out; then %s after %.1f s' %
+                (sent, count, answered,
+                 'the server disconnected' if conn.cm_disconnected
+                 else 'nothing', waited))
+    if not conn.cm_disconnected:
+        return ('the server kept a connection whose Send Queue made no '
+                'progress for %d s' % SQ_STALL_LIMIT)
+    if sent < count:
+        return 'the server closed before every READ was sent'
+    return None
+
+
 CASES = [
     Case('null',
          'positive control: inline RDMA_MSG with an RPC NULL call',
@@ -558,6 +639,10 @@ CASES = [
     Case('credit-flood',
          'ten times the credit grant of NULL calls without waiting',
          None, (), OWN, action=credit_flood),
+    Case('send-queue-stall',
+         'a peer that stops posting Receives while large READ replies '
+         'fill the Send Queue gets disconnected',
+         None, (), OWN, action=send_queue_stall),
     Case('null',
          'positive control on a fresh connection after the attacks',
          null_call, (RPC_NULL_REPLY,), OWN),

@@ -121,8 +121,8 @@ class RemoteReadable:
     SIZE = 65536
     ACCESS = e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_READ
 
-    def __init__(self, pd):
-        self.mr = MR(pd, self.SIZE, self.ACCESS)
+    def __init__(self, pd, size=None):
+        self.mr = MR(pd, size or self.SIZE, self.ACCESS)
         self.rkey = self.mr.rkey
 
     def write(self, data, offset):
@@ -151,6 +151,7 @@ class Connection:
         self.close_reasons = []
         self.cm_disconnected = False
         self.local_send_error = False
+        self.repost = True
         self.sends_in_flight = 0
         self.next_send_slot = 0
         self.server_private = b''
@@ -218,11 +219,18 @@ class Connection:
             self.remote_mr = RemoteReadable(self.pd)
         return self.remote_mr
 
-    def writable(self):
-        """Memory the server may RDMA Write (registered on first use)."""
+    def writable(self, size=None):
+        """Memory the server may RDMA Write (registered on first use, of
+        SIZE bytes, default RemoteWritable.SIZE)."""
         if self.writable_mr is None:
-            self.writable_mr = RemoteWritable(self.pd)
+            self.writable_mr = RemoteWritable(self.pd, size)
         return self.writable_mr
+
+    def stop_reposting(self):
+        """Post no more Receives: once the posted ones are used, the
+        server's Sends find none (and, with the RNR retry count of 7 this
+        peer connects with, retry for ever)."""
+        self.repost = False
 
     def describe_server(self):
         return '%s port %d, server private data: %s' % (
@@ -301,7 +309,8 @@ class Connection:
             return
         slot = wc.wr_id
         self.inbox.append(self.mr.read(wc.byte_len, slot * self.recv_size))
-        self._post_recv(slot)
+        if self.repost:
+            self._post_recv(slot)
 
     def mark_broken(self, reason):
         """Stop using this connection (the peer itself failed on it)."""
