@@ -184,6 +184,7 @@ class Server:
         self.stop = False
         self.by_name = {c.name: c for c in CASES}
         self.stats = {'connections': 0, 'calls': 0, 'applied': 0}
+        self.spray = []             # sent on the next connection at once
 
     def terminate(self, signum, frame):
         self.stop = True
@@ -237,6 +238,7 @@ class Server:
                           conn.client_recv, conn.client_inv, self.offer),
                       flush=True)
                 self.conns.append(conn)
+                self.spray_now(conn)
             self.controls()
             for conn in list(self.conns):
                 conn.poll()
@@ -248,6 +250,17 @@ class Server:
                     self.conns.remove(conn)
         print('# %(connections)d connections, %(calls)d calls, '
               '%(applied)d cases applied' % self.stats, flush=True)
+
+    def spray_now(self, conn):
+        """Send the messages a case left for the next connection, before
+        its first call: replies to calls of the connection that is gone,
+        which the client has not sent again yet."""
+        for message in self.spray:
+            self.execute(conn, ('send', message))
+        if self.spray:
+            print('# %d message(s) sent as the connection came up' %
+                  len(self.spray), flush=True)
+        self.spray = []
 
     def handle(self, conn, msg):
         self.stats['calls'] += 1
@@ -315,6 +328,8 @@ class Server:
                 time.sleep(action[1])
             elif kind == 'renegotiate':
                 self.offer = action[1]
+            elif kind == 'on_reconnect':
+                self.spray.append(action[1])
         except PyverbsError as err:
             print('# %s failed: %s' % (kind, err), flush=True)
 

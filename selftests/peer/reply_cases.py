@@ -12,6 +12,8 @@ come back in a Reply chunk) by a list of actions:
     ('disconnect',)             the server closes the connection
     ('sleep', seconds)
     ('renegotiate', size)       later connections offer this inline size
+    ('on_reconnect', bytes)     a Send of these bytes on the next connection,
+                                as soon as it is accepted
 
 Every case states the outcome the application must see:
 
@@ -329,6 +331,14 @@ def cases():
     add('reply-then-disconnect',
         lambda r: [('send', r.inline()), ('disconnect',)], RECONNECT)
     add('reply-after-2s', lambda r: [('sleep', 2), ('send', r.inline())], OK)
+    # The reply to a call of a connection that is gone, sent the moment
+    # the next connection comes up, before (or while) the client sends
+    # the call again there: the client must not let it race the
+    # retransmission, which rebuilds the same slot.  Its content is
+    # right, so the client may take it once the call is sent again.
+    add('disconnect-then-reply-on-the-next-connection',
+        lambda r: [('on_reconnect', r.inline()), ('disconnect',)],
+        RECONNECT, fast=True)
     add('renegotiate-1024-byte-inline',
         lambda r: [('renegotiate', 1024), ('disconnect',)], RECONNECT,
         fast=True, write_after=True)
