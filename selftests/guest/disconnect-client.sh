@@ -117,10 +117,16 @@ nfs_mount 4.2 192.0.2.1 /mnt
 mount_xprt_line /mnt
 mkdir -p /mnt/fio
 step "fio with verify and a stamping writer, then ${EVENTS:-10} forced disconnects"
+# fio ends when /tmp/fio.stop appears (its trigger file), so that its exit
+# status counts the jobs that failed (a signal would make it 128 whatever
+# they did), and as soon as either job fails (exitall_on_error), which the
+# loop below notices.
+rm -f /tmp/fio.stop
 fio --name=verify --directory=/mnt/fio --numjobs=2 --size=8M --bs=64k \
 	--rw=randwrite --direct=1 --ioengine=psync --verify=crc32c \
-	--do_verify=1 --verify_fatal=1 --loops=100000 --runtime=100000 \
-	--output=/tmp/fio.out >/tmp/fio.log 2>&1 &
+	--do_verify=1 --verify_fatal=1 --exitall_on_error=1 \
+	--loops=100000 --runtime=100000 --trigger-file=/tmp/fio.stop \
+	--output-format=json --output=/tmp/fio.out >/tmp/fio.log 2>&1 &
 fio=$!
 start_writer
 sleep 3
@@ -130,8 +136,13 @@ for n in $(seq "${EVENTS:-10}"); do
 	i=$(( (n - 1) % $# + 1 ))
 	eval "kind=\${$i}"
 	kill -0 "$writer" 2>/dev/null || fail "the writer failed before event $n"
-	kill -0 "$fio" 2>/dev/null ||
-		{ cat /tmp/fio.out; fail "fio stopped before event $n (a verify failure?)"; }
+	kill -0 "$fio" 2>/dev/null || {
+		wait "$fio"
+		echo "fio exited with status $?"
+		fio_jobs_ok /tmp/fio.out 2
+		cat /tmp/fio.log
+		fail "fio stopped before event $n (a verify failure?)"
+	}
 	event "$n" "$kind"
 	t=$(now)
 	before=$(writes_done)
@@ -157,12 +168,16 @@ for n in $(seq "${EVENTS:-10}"); do
 done
 touch /tmp/stop
 wait "$writer" || fail "a write failed across the disconnects"
-kill -INT "$fio" 2>/dev/null
+touch /tmp/fio.stop
 wait "$fio"
 rc=$?
-grep -E 'verify|err=|WRITE:|READ:' /tmp/fio.out | head -8
-grep -q 'err= 0' /tmp/fio.out && ! grep -qi 'verify:.*bad\|verify failed' /tmp/fio.out ||
+# Every job must have ended without an error and verified what it wrote,
+# fio must exit 0, and nothing may have complained of a verify mismatch
+# (fio logs those to stderr).
+fio_jobs_ok /tmp/fio.out 2 && [ "$rc" = 0 ] && ! grep -q '^verify:' /tmp/fio.log || {
+	cat /tmp/fio.log
 	fail "fio reported an error or a verify failure (exit $rc)"
+}
 # The writer went round the 32 MiB in order: the first min(writes, 32)
 # MiB of the file are the source's.
 mib=$(writes_done)

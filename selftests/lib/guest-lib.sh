@@ -204,6 +204,30 @@ verify_files() {
 		fail "data read back from $1 does not match what was written"
 }
 
+# fio_jobs_ok FILE JOBS: FILE is fio's --output-format=json output; it
+# must name JOBS jobs, each with error 0 and some bytes read back (with
+# --do_verify, what verify checked).  Prints one line per job and returns
+# non-zero otherwise.  fio writes its warnings into FILE ahead of the
+# JSON, which begins on the first line that is a lone "{".
+fio_jobs_ok() {
+	python3 -c 'import json, sys
+text = open(sys.argv[1]).read()
+lines = text.split("\n")
+if "{" not in lines:
+    sys.exit("fio: no JSON output in " + sys.argv[1])
+at = sum(len(line) + 1 for line in lines[:lines.index("{")])
+jobs = json.JSONDecoder().raw_decode(text[at:])[0]["jobs"]
+bad = 0
+for i, j in enumerate(jobs):
+    wrote, read = j["write"]["io_bytes"], j["read"]["io_bytes"]
+    print("fio job %s.%d: error %d, %d MiB written, %d MiB read back" %
+          (j["jobname"], i, j["error"], wrote >> 20, read >> 20))
+    bad += j["error"] != 0 or read == 0
+if len(jobs) != int(sys.argv[2]):
+    sys.exit("fio: %d jobs reported, %s expected" % (len(jobs), sys.argv[2]))
+sys.exit(bad != 0)' "$1" "$2"
+}
+
 # No warning, oops, sanitizer or lockdep report since test_begin.  The taint
 # notes the kernel prints for any unsigned out-of-tree module are expected.
 # With ALLOC_FAILURES_OK=1 (fault injection), the stack dumps warn_alloc()
