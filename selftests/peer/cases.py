@@ -15,7 +15,7 @@ from expect import (ERR_CHUNK_REPLY, ERR_VERS_REPLY, RPC_NULL_REPLY, Closed,
 from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSG,
                     RDMA_MSGP, RDMA_NOMSG,
                     bogus_reply_chunk, compound_results,
-                    describe_message, huge_write_chunk, long_call_bogus_handle,
+                    huge_write_chunk, long_call_bogus_handle,
                     nomsg_without_chunks, null_call, rdma_msg_with_read_chunks,
                     read_list_discriminator_2, reply_chunk_lists,
                     truncated_read_list, unknown_proc_flood, version_2,
@@ -72,8 +72,9 @@ def compound_call(runner, conn, xid, rpc_parts, label, long_call=False):
     Returns (results, None) or (None, why it failed)."""
     deadline = time.monotonic() + NFS4_RETRY_SECONDS
     while True:
-        for stray in conn.drain():
-            runner.note('unasked message before this call: ' + describe_message(stray))
+        why = runner.unasked(conn, 'before this call')
+        if why:
+            return None, why
         parts = [rpc_compound_call(xid) + rpc_parts[0]] + rpc_parts[1:]
         for message in rdma_msg_with_read_chunks(xid, runner.args, parts,
                                                  conn.readable(), long_call):

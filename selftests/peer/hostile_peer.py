@@ -7,8 +7,11 @@ private data, and sends hand-made transport headers (RFC 8166): well-formed
 RPC NULL calls as positive controls, and headers that are wrong in one way
 each.  Every case checks the server's answer against the CASES table (in
 cases.py) and prints one TAP line ("ok N - name (key)" or "not ok N - name
-(key): why"), then comments saying what was actually received.  The exit
-status is 0 when every case passed, 1 otherwise.
+(key): why"), then comments saying what was actually received.  Whatever
+a case does to a connection of its own must stay there: after it, a NULL
+call on the shared connection must be answered without reopening it.  A
+message nobody asked for (an extra or a late answer) fails a case too.
+The exit status is 0 when every case passed, 1 otherwise.
 
 Needs pyverbs (Debian: python3-pyverbs); run it with /usr/bin/python3.
 
@@ -39,12 +42,15 @@ from cases import CASES, OWN, generated
 from connection import RECV_COUNT, ConnectError, Connection
 from expect import RPC_NULL_REPLY, describe, judge, observe
 from header import describe_message, null_call
+from xdr import words
 
 # ---------------------------------------------------------------------------
 # Running the cases.
 
 XID_BASE = 0x48500000       # each case gets XID_BASE + (number << 16) ...
-CONTROL_XID = 0xffff        # ... and its control call that | 0xffff
+CONTROL_XID = 0xffff        # ... and its control call that | 0xffff, ...
+SHARED_CONTROL_XID = 0xfffe # ... and, after an OWN case, the NULL call on
+                            # the shared connection that | 0xfffe
 
 # The server disconnects a peer after 16 malformed messages
 # (SRDMA_MAX_PEER_ERRORS): the shared connection is renewed before a case
@@ -57,7 +63,12 @@ class Runner:
         self.args = args
         self.shared = None
         self.shared_errors = 0
+        self.shared_last = None     # the number of the last case that used it
         self.failed = 0
+        self.failed_numbers = set()
+        self.names = {}             # number: name, of the cases run so far
+        self.current = None         # the number of the case running
+        self.late_allowed = {}      # xid: a late answer a case's model allows
         self.notes = []
         self.chunk_file = bytearray()
 
@@ -75,32 +86,113 @@ class Runner:
     def note(self, text):
         self.notes.append(text)
 
-    def connection_for(self, case):
-        if case.connection == OWN:
-            conn = Connection(self.args)
-            self.note('new connection to ' + conn.describe_server())
-            return conn
+    def shared_connection(self, case):
+        """The shared connection, opened if there is none; it is open
+        before OWN cases too, for shared_still_up() after them.  Returns
+        (the connection, why the case fails or None).  Every SHARED case
+        keeps the connection up (the runner itself renews it before the
+        server's limit of malformed messages), so a shared connection
+        found closed fails the case that finds it, naming the one that
+        used it last, unless that one failed already."""
+        why = None
         if self.shared is not None and self.shared.closed:
+            reason = self.shared.closed_event().reason
             self.note('the shared connection was closed (%s); opening another'
-                      % self.shared.closed_event().reason)
+                      % reason)
+            last = self.shared_last
+            if last is None:
+                why = 'the shared connection closed: ' + reason
+            elif last not in self.failed_numbers:
+                why = ('the shared connection closed after case %d (%s), '
+                       'which passed: %s' % (last, self.names[last], reason))
             self.shared.close()
             self.shared = None
-        if self.shared is not None and case.peer_error and \
+        peer_error = case.peer_error and case.connection != OWN
+        if self.shared is not None and peer_error and \
                 self.shared_errors >= PEER_ERROR_BUDGET:
             self.shared.close()
             self.shared = None
         if self.shared is None:
             self.shared = Connection(self.args)
             self.shared_errors = 0
+            self.shared_last = None
             self.note('connected to ' + self.shared.describe_server())
-        if case.peer_error:
+        if peer_error:
             self.shared_errors += 1
-        return self.shared
+        return self.shared, why
 
-    def exchange(self, conn, messages, expect, xid, label='received'):
-        """Send MESSAGES, then judge the answer; returns why it is wrong."""
+    def shared_still_up(self, xid):
+        """After an OWN case: the server's answer to it, a disconnect
+        included, must stay on that case's connection.  The shared
+        connection must still be up and answer a NULL call, without
+        being reopened.  Returns why not, or None."""
+        conn = self.shared
+        if conn.closed:
+            return ('the shared connection closed too: ' +
+                    conn.closed_event().reason)
+        try:
+            why = self.exchange(conn, null_call(xid, self.args),
+                                (RPC_NULL_REPLY,), xid,
+                                'then a NULL call on the shared connection '
+                                'received', 'on the shared connection')
+        except PyverbsError as err:
+            why = 'verbs error: %s' % err
+            conn.mark_broken(why)
+        return 'then on the shared connection: ' + why if why else None
+
+    def allow_late(self, xid, allowed):
+        """A case's model allows an answer to XID after the case ended:
+        ALLOWED(data) says whether a message is that answer."""
+        self.late_allowed[xid] = allowed
+
+    def case_of(self, xid):
+        """The number of the case run so far whose xid XID is, or None."""
+        if xid is None or xid < XID_BASE:
+            return None
+        number = (xid - XID_BASE) >> 16
+        return number if number in self.names else None
+
+    def unasked(self, conn, when):
+        """Take what CONN received that nobody asked for, noting each;
+        returns why that fails the case running, or None.  A server
+        answers each call once, when it is asked, so such a message is
+        an extra answer or a late one: either fails the case it belongs
+        to (by its xid) when that is the case running, or else the case
+        running, naming the one it belongs to, which was reported
+        before the message came.  Not counted again: a message that
+        belongs to a case that failed already, and the late answer a
+        case's model allows (allow_late())."""
+        whys = []
         for stray in conn.drain():
-            self.note('unasked message before this case: ' + describe_message(stray))
+            xid = words(stray[:4])[0] if len(stray) >= 4 else None
+            allowed = self.late_allowed.get(xid)
+            if allowed is not None and allowed(stray):
+                del self.late_allowed[xid]
+                self.note('%s, a late answer to case %s, which its model '
+                          'allows: %s' % (when, self.case_of(xid),
+                                          describe_message(stray)))
+                continue
+            self.note('unasked message %s: %s' %
+                      (when, describe_message(stray)))
+            owner = self.case_of(xid)
+            if owner is None:
+                whys.append('an answer to no call of ours (%s)' %
+                            ('xid %#x' % xid if xid is not None
+                             else '%d bytes' % len(stray)))
+            elif owner == self.current:
+                whys.append('an answer this case did not ask for (xid %#x)'
+                            % xid)
+            elif owner not in self.failed_numbers:
+                whys.append('a late answer to case %d (%s), which passed '
+                            '(xid %#x)' % (owner, self.names[owner], xid))
+        if not whys:
+            return None
+        return 'unasked messages %s: %s' % (when, '; '.join(whys))
+
+    def exchange(self, conn, messages, expect, xid, label='received',
+                 when='before this case'):
+        """Send MESSAGES, then judge the answer; returns why it is wrong."""
+        stray = self.unasked(conn, when)
         xids = range(xid, xid + len(messages))
         for message in messages:
             if not conn.send(message):
@@ -110,43 +202,65 @@ class Runner:
             self.note('%d answer(s) allowed before that, the first: %s' %
                       (len(tolerated), describe(tolerated[0])))
         self.note('%s: %s' % (label, describe(event)))
-        return judge(expect, event, xids)
+        why = judge(expect, event, xids)
+        return '; '.join(w for w in (stray, why) if w) or None
 
     def control(self, conn, xid):
         """A NULL call on CONN after a case; returns why it failed."""
         if conn.closed:
             return 'not sent, the connection is closed'
         return self.exchange(conn, null_call(xid, self.args), (RPC_NULL_REPLY,),
-                             xid, label='then the NULL call received')
+                             xid, label='then the NULL call received',
+                             when='before the NULL call')
 
     def run(self, number, case):
         xid = XID_BASE + (number << 16)
+        self.names[number] = case.name
+        self.current = number
         try:
-            conn = self.connection_for(case)
+            conn, shared_why = self.shared_connection(case)
+            if case.connection == OWN:
+                conn = Connection(self.args)
+                self.note('new connection to ' + conn.describe_server())
         except (ConnectError, PyverbsError) as err:
             self.report(number, case, 'cannot connect: %s' % err)
             return
+        whys = [shared_why]
         try:
             if case.action:
-                why = case.action(self, conn, xid)
+                whys.append(case.action(self, conn, xid))
             else:
-                why = self.exchange(conn, case.build(xid, self.args),
-                                    case.expect, xid)
+                whys.append(self.exchange(conn, case.build(xid, self.args),
+                                          case.expect, xid))
             if case.control_after:
                 control = self.control(conn, xid | CONTROL_XID)
                 if control:
-                    why = (why + '; ' if why else '') + 'then the NULL call: ' + control
+                    whys.append('then the NULL call: ' + control)
+            if not conn.closed:
+                whys.append(self.unasked(conn, 'after the answer'))
+            else:
+                # A connection that ended may take in what the server
+                # sent before it closed only after the close was seen
+                # (a tolerated RDMA_ERROR racing the disconnect): noted,
+                # not judged.
+                for late in conn.drain():
+                    self.note('received after the connection closed: ' +
+                              describe_message(late))
         except PyverbsError as err:
-            why = 'verbs error: %s' % err
-            conn.mark_broken(why)
+            whys.append('verbs error: %s' % err)
+            conn.mark_broken(whys[-1])
         finally:
             if case.connection == OWN:
                 conn.close()
-        self.report(number, case, why)
+        if case.connection == OWN:
+            whys.append(self.shared_still_up(xid | SHARED_CONTROL_XID))
+        self.shared_last = number
+        self.report(number, case, '; '.join(w for w in whys if w) or None)
 
     def report(self, number, case, why):
         if why:
             self.failed += 1
+            self.failed_numbers.add(number)
             print('not ok %d - %s (%s): %s' % (number, case.name, case.key, why))
         else:
             print('ok %d - %s (%s)' % (number, case.name, case.key))
