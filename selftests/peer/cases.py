@@ -20,7 +20,7 @@ from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSG,
                     read_list_discriminator_2, reply_chunk_lists,
                     truncated_read_list, unknown_proc_flood, version_2,
                     with_proc, write_chunks, xid_and_vers_only)
-from connection import parse_private_data
+from connection import WC_RNR_RETRY_EXC, parse_private_data, wc_status_name
 from mutations import Outcome, generated_cases
 from rpc import (NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE, OP_GETFH,
                  OP_PUTROOTFH, OP_READ, OP_WRITE, ReadChunk, compound_args,
@@ -179,9 +179,11 @@ def credit_flood(runner, conn, xid):
     every call (nfsd kept up), or, once it holds two windows of calls,
     let our Sends fail with RNR (it grants no RNR retry) or close the
     connection.  What it may not do is go silent with calls unanswered
-    and the connection up: that is data loss a client cannot see."""
+    and the connection up: that is data loss a client cannot see.  How
+    the connection ended must be one of those refusals (flood_end())."""
     if not conn.send(null_call(xid, runner.args)[0]):
         return 'the first NULL call could not be sent'
+    flood_start = conn.sends_posted
     event = conn.next_event(runner.args.timeout)
     why = RPC_NULL_REPLY.check(event, range(xid, xid + 1))
     if why:
@@ -208,11 +210,56 @@ def credit_flood(runner, conn, xid):
     runner.note('%d of %d sent, %d answered, then %s'
                 % (sent, count, answered, describe(event, False)))
     if isinstance(event, Closed):
-        return None
+        why, how = flood_end(conn, flood_start, grant)
+        runner.note('the connection ended: ' + how)
+        return why
     if answered == count:
         return None
     return ('the server went silent with %d of %d calls unanswered and the '
             'connection up' % (count - answered, count))
+
+
+def flood_end(conn, flood_start, grant):
+    """Whether the way the credit flood's connection ended is the server
+    refusing the calls beyond its credits: (why not, or None; what ended
+    it).  FLOOD_START is the index of the flood's first Send, GRANT the
+    credits the server granted before it.
+
+    RFC 8166 section 3.3.1: a requester that sends more than its credits
+    may find that "the RDMA layer" signals an error, "possibly
+    terminating the connection".  Our server posts a Receive for every
+    credit it grants and accepts with an RNR retry count of 0, so a Send
+    beyond the credits that finds no Receive fails at once on our side
+    with RNR retry exceeded: that is the server refusing, through the
+    RDMA layer, and it passes, as the server disconnecting does.  It
+    does not pass when a Send within the credits gets the RNR (the
+    grant promised a Receive for it; only the first GRANT Sends of the
+    flood are certainly within them, as answers may have returned
+    credits before the later ones), when our Send fails in any other
+    way (a local error is the peer's own, a flush or a retry exceeded
+    with no disconnect is no refusal), when a Send never completes while
+    the connection stays up (the server neither answers nor refuses),
+    or when the connection ends in anything else first (a Receive or
+    verbs error of ours): none of those has a cause on the server's
+    side that RFC 8166 allows."""
+    first = conn.close_reasons[0] if conn.close_reasons else 'nothing'
+    if conn.disconnected_first:
+        return None, 'the server disconnected'
+    if conn.local_send_error and conn.send_error is not None:
+        status, index = conn.send_error
+        call = index - flood_start + 1
+        if status == WC_RNR_RETRY_EXC and call > grant:
+            return None, ('call %d of the flood, past the %d credits granted, '
+                          'found no Receive (RNR): the server refused it'
+                          % (call, grant))
+        if status == WC_RNR_RETRY_EXC:
+            return ('call %d of the flood, within the %d credits granted, '
+                    'found no Receive (RNR)' % (call, grant)), first
+        return ('our Send of call %d of the flood failed with %s, which is '
+                'no refusal by the server'
+                % (call, wc_status_name(status))), first
+    return ('the connection ended with no cause on the server\'s side: '
+            + first), first
 
 
 def call_at_receive_size(runner, conn, xid):

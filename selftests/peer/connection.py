@@ -55,6 +55,11 @@ def cm_event_name(event_type):
     return 'RDMA-CM event %d' % event_type
 
 
+# A Send the responder had no Receive for, after the RNR retries it
+# granted (RDMA-CM: the accepting side's rnr_retry_count).
+WC_RNR_RETRY_EXC = e.IBV_WC_RNR_RETRY_EXC_ERR
+
+
 def wc_status_name(status):
     try:
         return e.ibv_wc_status(status).name
@@ -150,9 +155,14 @@ class Connection:
         self.inbox = collections.deque()
         self.close_reasons = []
         self.cm_disconnected = False
+        self.disconnected_first = False     # DISCONNECTED ended it, before any
+                                            # failure seen on our side
         self.local_send_error = False
+        self.send_error = None      # the first failed Send: (status, index)
         self.repost = True
         self.sends_in_flight = 0
+        self.sends_posted = 0       # Sends posted so far; the next one's index
+        self.sends_completed = 0    # Sends completed successfully
         self.next_send_slot = 0
         self.server_private = b''
         self.ai = self.pd = self.cq = self.qp = self.mr = None
@@ -271,6 +281,7 @@ class Connection:
         while event is not None:
             if event[0] == ce.RDMA_CM_EVENT_DISCONNECTED:
                 self.cm_disconnected = True
+                self.disconnected_first = not self.close_reasons
             if event[0] != ce.RDMA_CM_EVENT_TIMEWAIT_EXIT:
                 self._closed(cm_event_name(event[0]))
             event = self._get_cm_event(0)
@@ -297,10 +308,17 @@ class Connection:
 
     def _send_done(self, wc):
         self.sends_in_flight -= 1
-        if wc.status != e.IBV_WC_SUCCESS:
-            if not self.close_reasons:
-                self.local_send_error = True
-            self._closed('Send completed with ' + wc_status_name(wc.status))
+        if wc.status == e.IBV_WC_SUCCESS:
+            self.sends_completed += 1
+            return
+        if self.send_error is None:
+            # Sends complete in the order they were posted (an RC QP,
+            # every Send signalled): the one that failed first comes
+            # right after those that completed.
+            self.send_error = (wc.status, self.sends_completed)
+        if not self.close_reasons:
+            self.local_send_error = True
+        self._closed('Send completed with ' + wc_status_name(wc.status))
 
     def _recv_done(self, wc):
         if wc.status != e.IBV_WC_SUCCESS:
@@ -361,6 +379,7 @@ class Connection:
             self._closed('cannot post a Send: %s' % err)
             return False
         self.sends_in_flight += 1
+        self.sends_posted += 1
         return True
 
     def next_event(self, timeout):
