@@ -20,7 +20,7 @@
 
 #include "../svcrdma/server.h"
 
-/* The stall timeout of these tests, instead of SRDMA_SQ_STALL_TIMEOUT. */
+/* The stall timeout of these tests, instead of the sq_stall_timeout sysctl. */
 #define SQT_STALL_MS	300
 
 /**

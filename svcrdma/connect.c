@@ -339,7 +339,7 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	/* The unsignaled Work Requests' room comes on top of the budget. */
 	atomic_set(&sx->sq_avail, sx->sq_budget + q->send_batch - 1);
 	sx->sq_progress = jiffies;
-	sx->sq_stall_timeout = SRDMA_SQ_STALL_TIMEOUT;
+	sx->sq_stall_timeout = READ_ONCE(srdma_sq_stall_timeout) * HZ;
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
 	sx->recv_batch = q->recv_batch;

@@ -397,7 +397,8 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
 			return -ENOTCONN;
 		if (atomic_read(&sx->sq_avail) < (int)n &&
 		    srdma_sq_stalled(sx, since)) {
-			srdma_stat_add(SRDMA_STAT_SQ_STALL, 1);
+			if (!test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
+				srdma_stat_add(SRDMA_STAT_SQ_STALL, 1);
 			pr_warn_ratelimited("svcrdma: %s retired no Send for %u ms: closing the connection\n",
 					    sx->xprt.xpt_remotebuf,
 					    jiffies_to_msecs(sx->sq_stall_timeout));

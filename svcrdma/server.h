@@ -65,12 +65,14 @@
 				 SRDMA_MAX_CHUNK_SEGS)
 
 /*
- * How long the Send Queue may retire nothing while a reply waits for
+ * Seconds the Send Queue may retire nothing while a reply waits for
  * room before the connection is closed (svcrdma/rw.c).  Any working
  * client lets it retire entries within milliseconds, even under
  * emulation.
  */
-#define SRDMA_SQ_STALL_TIMEOUT	(10 * HZ)
+#define SRDMA_DEF_SQ_STALL	10
+#define SRDMA_MIN_SQ_STALL	1
+#define SRDMA_MAX_SQ_STALL	600
 
 /* Malformed messages a connection may send before it is disconnected. */
 #define SRDMA_MAX_PEER_ERRORS	16
@@ -81,6 +83,7 @@
 extern unsigned int srdma_max_requests;
 extern unsigned int srdma_max_req_size;
 extern unsigned int srdma_ord;
+extern unsigned int srdma_sq_stall_timeout;
 
 /**
  * enum srdma_stat - counters under /proc/sys/sunrpc/svc_rdma/

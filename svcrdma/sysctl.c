@@ -11,6 +11,7 @@
 unsigned int srdma_max_requests = SRDMA_DEF_REQUESTS;
 unsigned int srdma_max_req_size = SRDMA_DEF_REQ_SIZE;
 unsigned int srdma_ord = SRDMA_DEF_ORD;
+unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
 
 struct percpu_counter srdma_stats[SRDMA_STAT_MAX];
 
@@ -20,6 +21,8 @@ static unsigned int min_req_size = SRDMA_MIN_REQ_SIZE;
 static unsigned int max_req_size = SRDMA_MAX_REQ_SIZE;
 static unsigned int min_ord = SRDMA_MIN_ORD;
 static unsigned int max_ord = SRDMA_MAX_ORD;
+static unsigned int min_sq_stall = SRDMA_MIN_SQ_STALL;
+static unsigned int max_sq_stall = SRDMA_MAX_SQ_STALL;
 
 static struct ctl_table_header *srdma_sysctl_header;
 
@@ -84,6 +87,15 @@ static struct ctl_table srdma_sysctl_table[] = {
 		.proc_handler	= proc_douintvec_minmax,
 		.extra1		= &min_ord,
 		.extra2		= &max_ord,
+	},
+	{
+		.procname	= "sq_stall_timeout",
+		.data		= &srdma_sq_stall_timeout,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &min_sq_stall,
+		.extra2		= &max_sq_stall,
 	},
 	SRDMA_STAT_ENTRY("rdma_stat_read", SRDMA_STAT_READ),
 	SRDMA_STAT_ENTRY("rdma_stat_recv", SRDMA_STAT_RECV),

@@ -47,7 +47,6 @@ void srdma_close(struct srdma_xprt *sx, const char *why)
 	/* Replies waiting for Send Queue room give up. */
 	wake_up(&sx->sq_wait);
 }
-
 EXPORT_SYMBOL_IF_KUNIT(srdma_close);
 
 /**

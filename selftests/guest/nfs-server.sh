@@ -37,11 +37,18 @@ grep -qw rdma /proc/sys/sunrpc/transports ||
 	fail "max_requests accepted 8, below its minimum"
 ! echo 1000000 2>/dev/null >/proc/sys/sunrpc/svc_rdma/max_req_size ||
 	fail "max_req_size accepted 1000000, above its maximum"
+! echo 0 2>/dev/null >/proc/sys/sunrpc/svc_rdma/sq_stall_timeout ||
+	fail "sq_stall_timeout accepted 0, below its minimum"
+[ "$(cat /proc/sys/sunrpc/svc_rdma/sq_stall_timeout)" = 10 ] ||
+	fail "sq_stall_timeout is not 10 s by default"
+if [ -n "${SQ_STALL_TIMEOUT:-}" ]; then
+	echo "$SQ_STALL_TIMEOUT" >/proc/sys/sunrpc/svc_rdma/sq_stall_timeout
+fi
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 for ev in accept queues bc_call bc_reply decode_short_err decode_badvers_err \
 	  decode_drop_err decode_badproc_err decode_parse_err err_vers \
 	  err_chunk reply_too_big close read_error send_err rq_starve \
-	  send_grow; do
+	  send_grow wc_send_err sq_full sq_retry; do
 	echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
 		fail "no rpcrdma:svcrdma_$ev tracepoint"
 done

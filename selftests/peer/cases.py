@@ -526,8 +526,8 @@ def read_into_bad_write_chunk(chunk_length, handle_xor, expect):
 
 
 # The Send Queue stall case: how long the server may keep a connection
-# whose Send Queue retires nothing (SRDMA_SQ_STALL_TIMEOUT is 10 s),
-# counted from the last call sent.
+# whose Send Queue retires nothing (its sq_stall_timeout sysctl: 10 s by
+# default, 2 s in test 70), counted from the last call sent.
 SQ_STALL_LIMIT = 40
 
 
@@ -565,20 +565,20 @@ def read_status(runner, conn, xid, length):
 def send_queue_stall(runner, conn, xid):
     """A client that stops posting Receives, on a connection whose RNR
     retry count (7, from our connect request) makes the server's Sends
-    retry for ever, then asks for its whole credit grant of 1 MiB READs,
-    each into a Write chunk of 16 segments of 64 KiB: 17 Send Queue
-    entries a reply, where the server's Send Queue holds about 10 per
-    credit.  The server's nfsd threads must not wait for room for ever
+    retry for ever, then asks for its whole credit grant of 64 KiB
+    READs, each into a Write chunk of 16 segments of 4 KiB: 17 Send Queue
+    entries a reply (an RDMA Write a segment, then the Send), where the
+    server's Send Queue holds 4 to 10 per credit.  The server's nfsd threads must not wait for room for ever
     (a remote denial of service): the server must close this connection
     within SQ_STALL_LIMIT seconds, and serve the others meanwhile (the
     control case after this one, the mount's writer)."""
     why, grant = read_status(runner, conn, xid, 512)
     if why:
         return 'the READ before the stall: ' + why
-    mem = conn.writable(1 << 20)
-    write_list, _ = write_chunks(mem, [[65536] * 16])
+    mem = conn.writable()
+    write_list, _ = write_chunks(mem, [[4096] * 16])
     read = compound_args(op_lookups(runner.args.big_file) +
-                         [op_read(0, 1 << 20)])
+                         [op_read(0, 65536)])
     conn.stop_reposting()
     count = grant
     sent = 0
@@ -593,8 +593,8 @@ def send_queue_stall(runner, conn, xid):
     conn.wait_cm_disconnect(SQ_STALL_LIMIT)
     waited = time.monotonic() - start
     answered = len(conn.drain())
-    runner.note('%d of %d 1 MiB READs sent, %d answered before our Receives '
-                'ran out; then %s after %.1f s' %
+    runner.note('%d of %d 64 KiB READs sent, %d answered before our '
+                'Receives ran out; then %s after %.1f s' %
                 (sent, count, answered,
                  'the server disconnected' if conn.cm_disconnected
                  else 'nothing', waited))

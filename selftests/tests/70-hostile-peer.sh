@@ -32,7 +32,10 @@ esac
 # send-queue-stall case closes a connection; when HOSTILE_PEER_ARGS picks
 # cases (--only, --skip) they may not run (EXPECT_SEND_GROW=yes,
 # EXPECT_SQ_STALL=yes to check anyway).  Other options, like make
-# stress's "--random 2000", keep both checks.
+# stress's "--random 2000", keep both checks.  The stall bound is 2 s
+# here: soft-RoCE ends a stalled Send by itself after about 6 s (its
+# retransmission timer runs out while the peer answers RNR), which would
+# hide whether ours works.
 grow=${EXPECT_SEND_GROW:-yes}
 stall=${EXPECT_SQ_STALL:-yes}
 if [[ "${HOSTILE_PEER_ARGS:-}" == *--only* ||
@@ -50,6 +53,6 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel "$kernel" \
 	--timeout 1200 --env "RPCRDMA_KO=$ko" --server-env CHECK_ORD=0 \
 	--server-env "CHECK_KMEMLEAK=$kmemleak" \
 	--server-env "EXPECT_SEND_GROW=$grow" \
-	--server-env "EXPECT_SQ_STALL=$stall" \
+	--server-env "EXPECT_SQ_STALL=$stall" --server-env SQ_STALL_TIMEOUT=2 \
 	--client-env "PEER_STRICT=${PEER_STRICT:-$strict}" \
 	${HOSTILE_PEER_ARGS:+--client-env "HOSTILE_PEER_ARGS=$HOSTILE_PEER_ARGS"}
