@@ -336,7 +336,7 @@ class Server:
 
 def describe(action):
     kind = action[0]
-    if kind in ('send', 'send_inv'):
+    if kind in ('send', 'send_inv', 'on_reconnect'):
         text = '%s of %d bytes %s' % (kind, len(action[1]), action[1][:16].hex())
         return text + (' rkey %#x' % action[2] if kind == 'send_inv' else '')
     if kind == 'write':
