@@ -140,7 +140,9 @@ static int srdma_cm_listen_handler(struct rdma_cm_id *id,
 		trace_svcrdma_listener_event(listener, event->event,
 					     event->status);
 		svc_xprt_get(&listener->xprt);
-		if (!queue_work(system_long_wq, &listener->relisten_work))
+		listener->relisten_tries = 0;
+		if (!queue_delayed_work(system_long_wq,
+					&listener->relisten_work, 0))
 			svc_xprt_put(&listener->xprt);
 		return 0;
 	default:
@@ -209,14 +211,32 @@ out_id:
 
 static void srdma_relisten_worker(struct work_struct *work)
 {
-	struct srdma_xprt *listener = container_of(work, struct srdma_xprt,
+	struct srdma_xprt *listener = container_of(to_delayed_work(work),
+						   struct srdma_xprt,
 						   relisten_work);
-	struct rdma_cm_id *id, *old;
+	struct rdma_cm_id *id;
 
 	if (test_bit(XPT_CLOSE, &listener->xprt.xpt_flags))
 		goto out;
+	/*
+	 * The old id still holds the address and port: it must go before
+	 * the new one can bind them.  Requests that arrive in between are
+	 * refused, and clients try again.  srdma_free() cannot run
+	 * meanwhile (this work holds a reference) and skips a NULL id.
+	 */
+	if (listener->cm_id) {
+		rdma_destroy_id(listener->cm_id);
+		listener->cm_id = NULL;
+	}
 	id = srdma_listen_id(listener,
 			     (struct sockaddr *)&listener->listen_addr);
+	if (IS_ERR(id) && ++listener->relisten_tries < SRDMA_RELISTEN_TRIES) {
+		/* Not on the device yet: again in a second, same reference. */
+		trace_svcrdma_relisten(listener, -1, PTR_ERR(id));
+		queue_delayed_work(system_long_wq, &listener->relisten_work,
+				   HZ);
+		return;
+	}
 	if (IS_ERR(id)) {
 		pr_warn_ratelimited("svcrdma: cannot listen again on %pISpc after an address change: %ld\n",
 				    &listener->listen_addr, PTR_ERR(id));
@@ -224,10 +244,7 @@ static void srdma_relisten_worker(struct work_struct *work)
 		svc_xprt_deferred_close(&listener->xprt);
 		goto out;
 	}
-	/* srdma_free() cannot run meanwhile: this work holds a reference. */
-	old = listener->cm_id;
 	listener->cm_id = id;
-	rdma_destroy_id(old);
 	trace_svcrdma_relisten(listener, -1, 0);
 out:
 	svc_xprt_put(&listener->xprt);
@@ -260,7 +277,7 @@ struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
 	if (!listener)
 		return ERR_PTR(-ENOMEM);
 	set_bit(XPT_LISTENER, &listener->xprt.xpt_flags);
-	INIT_WORK(&listener->relisten_work, srdma_relisten_worker);
+	INIT_DELAYED_WORK(&listener->relisten_work, srdma_relisten_worker);
 	memcpy(&listener->listen_addr, sa,
 	       min_t(size_t, salen, sizeof(listener->listen_addr)));
 
@@ -516,7 +533,8 @@ void srdma_free(struct svc_xprt *xprt)
 
 	if (test_bit(XPT_LISTENER, &xprt->xpt_flags)) {
 		/* No more requests once the listening id is gone. */
-		rdma_destroy_id(sx->cm_id);
+		if (sx->cm_id)
+			rdma_destroy_id(sx->cm_id);
 		list_for_each_entry_safe(pending, next, &sx->accept_q,
 					 accept_node) {
 			list_del(&pending->accept_node);

@@ -48,6 +48,13 @@
 #define SRDMA_MIN_ORD		1
 #define SRDMA_MAX_ORD		64
 
+/*
+ * A listener whose address moved (RDMA_CM_EVENT_ADDR_CHANGE) tries to
+ * listen again this many times, a second apart: the device learns the
+ * address's new link-layer identity (its GID) a moment after the event.
+ */
+#define SRDMA_RELISTEN_TRIES	30
+
 /* Connection requests the CM queues before we accept them. */
 #define SRDMA_LISTEN_BACKLOG	64
 
@@ -131,6 +138,7 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @listen_addr: the address a listener is bound to
  * @relisten_work: makes a listener's RDMA-CM id anew after an address
  *	change (bonding failover) took the old one off its device
+ * @relisten_tries: attempts of @relisten_work since the address change
  * @device: the RDMA device of the connection
  * @port_num: the port the connection uses
  * @ib: PD, CQs and QP of the connection
@@ -195,7 +203,8 @@ struct srdma_xprt {
 	struct list_head accept_q;
 	struct list_head accept_node;
 	struct sockaddr_storage listen_addr;
-	struct work_struct relisten_work;
+	struct delayed_work relisten_work;
+	unsigned int relisten_tries;
 
 	struct ib_device *device;
 	u32 port_num;
