@@ -8,6 +8,12 @@
 # the writer's file must match its source, and the times are printed.
 #   link-flap           this guest's eth0 down for one second
 #   device-readd        this guest's RDMA device deleted and added again
+#   bond-failover       with BOND=1 (pair.sh --links 2, bond_link): both
+#                       guests' bonds fail over to their other slave (the
+#                       two links are point to point, so the guests must
+#                       move together) and take its MAC address, so the
+#                       RDMA-CM sends RDMA_CM_EVENT_ADDR_CHANGE to the
+#                       client's id and to the server's listener
 #   sysfs-disconnect    the transport's dstaddr rewritten through sysfs,
 #                       which forces a disconnect (xprt_force_disconnect,
 #                       as sunrpc's inject_disconnect would: CONFIG_FAIL_
@@ -93,6 +99,10 @@ event() {
 		rdma_link eth0 ;;
 	sysfs-disconnect)
 		sysfs_disconnect ;;
+	bond-failover)
+		signal_peer "server-event-$n-server-bond-failover"
+		bond_failover
+		wait_peer "server-event-$n-done" 180 ;;
 	nfsd-restart | server-link-flap | server-device-readd | module-swap)
 		signal_peer "server-event-$n-$kind"
 		wait_peer "server-event-$n-done" 180 ;;
@@ -110,7 +120,11 @@ stuck_report() {
 }
 
 test_begin
-rdma_link eth0
+if [ "${BOND:-0}" = 1 ]; then
+	bond_link 192.0.2.2
+else
+	rdma_link eth0
+fi
 load_rpcrdma "$module"
 wait_peer server-ready 180
 nfs_mount 4.2 192.0.2.1 /mnt

@@ -8,6 +8,12 @@
 #   server-device-readd  the RDMA device deleted and added again
 #   module-swap          nfsd stopped, rpcrdma replaced by the other one
 #                        (ours <-> stock), nfsd started again
+#   server-bond-failover with BOND=1, with the client's bond-failover:
+#                        bond0 fails over to its other slave;
+#                        the rdma listener, bound to 192.0.2.1 (not the
+#                        wildcard address), must listen again there
+#                        (svcrdma_relisten with status 0) and still be
+#                        in nfsd's listener list
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 module=${SERVER_MODULE:-ours}
@@ -18,11 +24,61 @@ nfsd_start() {
 		fail "nfsd refused an rdma listener on port $NFS_PORT"
 }
 
+LISTENERS="$RPCRDMA_TOP/selftests/guest/nfsd-listeners.py"
+
+# An rdma listener on 192.0.2.1 alone, beside the tcp ones rpc.nfsd
+# made: only a listener bound to an address gets
+# RDMA_CM_EVENT_ADDR_CHANGE.  6.12's nfsd takes a new listener list only
+# while no nfsd thread runs (listener-set answers EBUSY otherwise, even
+# when nothing is removed), so the threads stop and start around it.
+bind_rdma_listener() {
+	local others
+
+	others=$(/usr/bin/python3 "$LISTENERS" get |
+		awk '$1 != "rdma" { printf " %s:%s:%s", $1, $2, $3 }')
+	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
+	/usr/bin/python3 "$LISTENERS" set "rdma:192.0.2.1:$NFS_PORT" $others ||
+		fail "nfsd refused an rdma listener on 192.0.2.1"
+	echo 4 >/proc/fs/nfsd/threads || fail "nfsd threads did not start"
+	/usr/bin/python3 "$LISTENERS" get
+}
+
+# After a failover: a new listening id, and the listener still there.
+check_relisten() {
+	local i
+
+	for i in $(seq 100); do
+		grep -q "svcrdma_relisten: .*status=0" /sys/kernel/tracing/trace &&
+			break
+		sleep 0.1
+	done
+	grep "svcrdma_relisten\|svcrdma_listener_event" /sys/kernel/tracing/trace
+	grep -q "svcrdma_relisten: .*status=0" /sys/kernel/tracing/trace ||
+		fail "the listener did not listen again after the failover"
+	/usr/bin/python3 "$LISTENERS" get | grep -q "^rdma 192.0.2.1 $NFS_PORT\$" ||
+		fail "nfsd lost its rdma listener in the failover"
+	echo > /sys/kernel/tracing/trace
+}
+
 test_begin
-rdma_link eth0
+if [ "${BOND:-0}" = 1 ]; then
+	bond_link 192.0.2.1
+else
+	rdma_link eth0
+fi
 load_rpcrdma "$module"
 step "NFS server on 192.0.2.1, rdma port $NFS_PORT, $module rpcrdma"
-nfs_server_start
+if [ "${BOND:-0}" = 1 ]; then
+	nfs_server_start tcp-only
+	bind_rdma_listener
+	mountpoint -q /sys/kernel/tracing ||
+		mount -t tracefs nodev /sys/kernel/tracing
+	for ev in relisten listener_event; do
+		echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable"
+	done
+else
+	nfs_server_start
+fi
 signal_peer server-ready
 # The next server event the client asks for and that is not done yet
 # (the client numbers all its events, so the numbers have gaps here).
@@ -69,6 +125,9 @@ while :; do
 		timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
 			fail "removing the server's RDMA device hung"
 		rdma_link eth0 ;;
+	server-bond-failover)
+		bond_failover
+		check_relisten ;;
 	module-swap)
 		rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
 		unload_rpcrdma

@@ -77,6 +77,45 @@ rdma_link() {
 	fail "$name never became ACTIVE"
 }
 
+# bond_link ADDRESS: eth0 and eth1 (pair.sh --links 2) in an
+# active-backup bond, bond0, that takes the new active slave's MAC address
+# on a failover (fail_over_mac=active: the RDMA-CM then sends
+# RDMA_CM_EVENT_ADDR_CHANGE to every id on it), with ADDRESS/24 and an RDMA
+# device on it.  Backup slaves take frames too (all_slaves_active), so the
+# two guests need not fail over together.
+bond_link() {
+	modprobe bonding max_bonds=0 || fail "cannot load bonding"
+	ip link add bond0 type bond mode active-backup miimon 100 \
+		fail_over_mac active all_slaves_active 1 num_grat_arp 3 ||
+		fail "cannot make an active-backup bond"
+	ip addr flush dev eth0
+	ip link set eth0 down
+	ip link set eth0 master bond0 || fail "eth0 does not join bond0"
+	ip link set eth1 master bond0 || fail "eth1 does not join bond0"
+	ip link set bond0 up
+	echo eth0 >/sys/class/net/bond0/bonding/active_slave
+	ip addr add "$1/24" dev bond0
+	ip addr add "2001:db8::${1##*.}/64" dev bond0 nodad
+	rdma_link bond0
+}
+
+# bond_failover: make bond0's other slave the active one; waits for it.
+bond_failover() {
+	local cur next i
+
+	cur=$(cat /sys/class/net/bond0/bonding/active_slave)
+	next=eth1
+	[ "$cur" = eth0 ] || next=eth0
+	echo "$next" >/sys/class/net/bond0/bonding/active_slave ||
+		fail "bond0 refused $next as its active slave"
+	for i in $(seq 50); do
+		[ "$(cat /sys/class/net/bond0/bonding/active_slave)" = "$next" ] &&
+			{ echo "bond0: $cur -> $next, MAC $(cat /sys/class/net/bond0/address)"; return 0; }
+		sleep 0.1
+	done
+	fail "bond0 did not fail over to $next"
+}
+
 # The kernel's own rpcrdma.ko, the reference implementation.  Loaded by
 # path: after "make install" on the host, modprobe would find ours in
 # updates/ first.

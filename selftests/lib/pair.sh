@@ -7,10 +7,12 @@
 #
 #   pair.sh --out DIR --server-script FILE --client-script FILE
 #           [--server-kernel debian|test] [--client-kernel debian|test]
-#           [--timeout SECONDS] [--pcap] [--env NAME=VALUE ...]
+#           [--timeout SECONDS] [--pcap] [--links 1|2] [--env NAME=VALUE ...]
 #           [--server-env NAME=VALUE ...] [--client-env NAME=VALUE ...]
 #
-# Each guest gets one CPU.  The scripts meet through flag files in /out
+# With --links 2 the guests are joined by a second link as well (eth1 in
+# each, no address: a bonding test makes its own setup).  Each guest gets
+# one CPU.  The scripts meet through flag files in /out
 # (signal_peer / wait_peer in guest-lib.sh).  When one guest ends, the other
 # gets 60 seconds to finish before it is killed.  Exit status: 0 only when
 # both guests report 0.
@@ -19,6 +21,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 out= sscript= cscript= skernel=debian ckernel=debian timeout=400 pcap=
+links=1
 common=() senv=() cenv=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -29,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--client-kernel) ckernel=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--pcap) pcap=1 ;;
+	--links) links=$2; shift ;;
 	--env) common+=(--env "$2"); shift ;;
 	--server-env) senv+=(--env "$2"); shift ;;
 	--client-env) cenv+=(--env "$2"); shift ;;
@@ -46,19 +50,27 @@ vm="$(dirname "$0")/vm.sh"
 
 spcap=()
 [ -z "$pcap" ] || spcap=(--pcap "$out/server.pcap")
+snet2=() cnet2=() sock2=
+if [ "$links" = 2 ]; then
+	sock2=$(mktemp -u /tmp/rpcrdma-link.XXXXXX)
+	snet2=(--net2-listen "$sock2")
+	cnet2=(--net2-connect "$sock2")
+fi
 
 "$vm" --name server --kernel "$skernel" --script "$sscript" --out "$out" \
 	--cpus 1 --mem 2048 --timeout "$timeout" --net-listen "$sock" \
-	--ip 192.0.2.1/24 "${spcap[@]}" "${common[@]}" "${senv[@]}" &
+	--ip 192.0.2.1/24 "${spcap[@]}" "${snet2[@]}" "${common[@]}" \
+	"${senv[@]}" &
 spid=$!
 for _ in $(seq 100); do
-	[ -S "$sock" ] && break
+	[ -S "$sock" ] && { [ -z "$sock2" ] || [ -S "$sock2" ]; } && break
 	sleep 0.1
 done
-[ -S "$sock" ] || { kill "$spid" 2>/dev/null; die "server guest did not open $sock"; }
+[ -S "$sock" ] && { [ -z "$sock2" ] || [ -S "$sock2" ]; } ||
+	{ kill "$spid" 2>/dev/null; die "server guest did not open $sock"; }
 "$vm" --name client --kernel "$ckernel" --script "$cscript" --out "$out" \
 	--cpus 1 --mem 2048 --timeout "$timeout" --net-connect "$sock" \
-	--ip 192.0.2.2/24 "${common[@]}" "${cenv[@]}" &
+	--ip 192.0.2.2/24 "${cnet2[@]}" "${common[@]}" "${cenv[@]}" &
 cpid=$!
 
 # When the first guest to end failed, its peer may be waiting for it for
@@ -85,6 +97,6 @@ fi
 wait "$spid"; src=$?
 wait "$cpid"; crc=$?
 set -e
-rm -f "$sock"
+rm -f "$sock" ${sock2:+"$sock2"}
 echo "pair: server status $src, client status $crc" >&2
 [ "$src" = 0 ] && [ "$crc" = 0 ]

@@ -20,6 +20,8 @@
 #   --cpus N, --mem MIB    guest size (default: 2, 2048)
 #   --net-listen SOCK      virtio-net on a unix stream socket, listening side
 #   --net-connect SOCK     virtio-net on a unix stream socket, connecting side
+#   --net2-listen SOCK, --net2-connect SOCK
+#                          a second such NIC (eth1), for bonding tests
 #   --ip ADDR/PREFIX       address of eth0 in the guest
 #   --accel tcg|kvm        QEMU accelerator (default: $RPCRDMA_ACCEL or tcg)
 #                          (TCG CPU model: $RPCRDMA_QEMU_CPU, default max;
@@ -45,7 +47,7 @@ timeout=300
 cpus=2
 mem=2048
 accel=${RPCRDMA_ACCEL:-tcg}
-kernel= script= out= net= ip= pcap=
+kernel= script= out= net= net2= ip= pcap=
 envs=()
 
 while [ $# -gt 0 ]; do
@@ -59,6 +61,8 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--net-listen) net="server=on,addr.type=unix,addr.path=$2"; shift ;;
 	--net-connect) net="server=off,addr.type=unix,addr.path=$2"; shift ;;
+	--net2-listen) net2="server=on,addr.type=unix,addr.path=$2"; shift ;;
+	--net2-connect) net2="server=off,addr.type=unix,addr.path=$2"; shift ;;
 	--ip) ip=$2; shift ;;
 	--accel) accel=$2; shift ;;
 	--pcap) pcap=$2; shift ;;
@@ -173,6 +177,10 @@ if [ -n "$net" ]; then
 	mac=$(printf '52:54:00:c0:00:%02x' "${last:-1}")
 	net_args=(-netdev "stream,id=n0,$net" -device "virtio-net-pci,netdev=n0,mac=$mac")
 	[ -z "$pcap" ] || net_args+=(-object "filter-dump,id=f0,netdev=n0,file=$pcap,maxlen=400")
+fi
+if [ -n "$net2" ]; then
+	mac2=$(printf '52:54:00:c1:00:%02x' "${last:-1}")
+	net_args+=(-netdev "stream,id=n1,$net2" -device "virtio-net-pci,netdev=n1,mac=$mac2")
 fi
 
 # loglevel=5: the console prints warnings (KERN_WARNING is 4) and errors,
