@@ -65,6 +65,10 @@
 #define XRDMA_MAX_REEST_TO		(30 * HZ)
 #define XRDMA_IDLE_DISC_TO		(5 * 60 * HZ)
 #define XRDMA_BIND_TO			(60 * HZ)
+/* After a link comes back: no backoff for this long (linkwatch.c) ... */
+#define XRDMA_LINK_BACK_WINDOW		(10 * HZ)
+/* ... and at most this long between connect attempts. */
+#define XRDMA_LINK_BACK_DELAY		(HZ / 2)
 
 /**
  * struct xrdma_stats - per-transport counters shown in mountstats
@@ -387,6 +391,12 @@ struct xrdma_req {
  * @stats: counters for mountstats
  * @credits: current credit grant
  * @reconnect: a connection was attempted before (back off next time)
+ * @watch_node: entry in the list of transports linkwatch.c kicks
+ * @connecting: endpoint of the connect attempt under way, if any (under
+ *	linkwatch.c's lock): one that began before a link came back is cut
+ *	short, as its messages may have been lost while the link was down
+ * @link_back: when an interface or RDMA device of this transport's
+ *	network namespace last came back (jiffies | 1; 0: never)
  */
 struct xrdma_xprt {
 	struct rpc_xprt xprt;
@@ -408,6 +418,9 @@ struct xrdma_xprt {
 	struct xrdma_stats stats;
 	unsigned int credits;
 	bool reconnect;
+	struct list_head watch_node;
+	struct xrdma_ep *connecting;
+	unsigned long link_back;
 };
 
 static inline struct xrdma_xprt *xrdma_xprt(struct rpc_xprt *xprt)
@@ -441,6 +454,14 @@ static inline size_t xrdma_hdr_buf_size(unsigned int inline_send,
 
 /* sysctl.c */
 extern unsigned int xrdma_slot_table_entries;
+/* linkwatch.c */
+void xrdma_linkwatch_add(struct xrdma_xprt *rx);
+void xrdma_linkwatch_del(struct xrdma_xprt *rx);
+void xrdma_linkwatch_connecting(struct xrdma_xprt *rx, struct xrdma_ep *ep);
+bool xrdma_link_back(struct xrdma_xprt *rx);
+int xrdma_linkwatch_register(void);
+void xrdma_linkwatch_unregister(void);
+
 extern unsigned int xrdma_max_inline_read;
 extern unsigned int xrdma_max_inline_write;
 int xrdma_sysctl_register(void);

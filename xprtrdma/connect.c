@@ -434,7 +434,9 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	spin_lock_init(&ep->mr_lock);
 	rpcrdma_sendq_init(&ep->sendq);
 
+	xrdma_linkwatch_connecting(rx, ep);
 	rc = xrdma_ep_open(rx, ep);
+	xrdma_linkwatch_connecting(rx, NULL);
 	if (rc) {
 		trace_xprtrdma_connect(xprt, rc, ep->cm_status);
 		kfree(ep);

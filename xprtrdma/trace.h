@@ -319,7 +319,7 @@ TRACE_EVENT(xprtrdma_qp_event,
 		  __entry->event)
 );
 
-TRACE_EVENT(xprtrdma_force_disconnect,
+DECLARE_EVENT_CLASS(xprtrdma_xprt_why_class,
 	TP_PROTO(const struct rpc_xprt *xprt, const char *why),
 	TP_ARGS(xprt, why),
 	TP_STRUCT__entry(
@@ -335,6 +335,15 @@ TRACE_EVENT(xprtrdma_force_disconnect,
 	TP_printk("peer=[%s]:%s reason=\"%s\"", __get_str(addr),
 		  __get_str(port), __get_str(why))
 );
+
+#define DEFINE_XPRTRDMA_XPRT_WHY_EVENT(name)				\
+	DEFINE_EVENT(xprtrdma_xprt_why_class, xprtrdma_##name,		\
+		TP_PROTO(const struct rpc_xprt *xprt, const char *why),	\
+		TP_ARGS(xprt, why))
+
+DEFINE_XPRTRDMA_XPRT_WHY_EVENT(force_disconnect);
+/* A disconnected transport retries at once: @why is what came back. */
+DEFINE_XPRTRDMA_XPRT_WHY_EVENT(link_back);
 
 /*
  * Posting work requests

@@ -323,6 +323,11 @@ static void xrdma_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 	if (rx->reconnect) {
 		delay = xprt_reconnect_delay(xprt);
 		xprt_reconnect_backoff(xprt, XRDMA_INIT_REEST_TO);
+		if (xrdma_link_back(rx)) {
+			delay = min_t(unsigned long, delay,
+				      XRDMA_LINK_BACK_DELAY);
+			xprt->reestablish_timeout = XRDMA_INIT_REEST_TO;
+		}
 	}
 	trace_xprtrdma_op_connect(xprt, delay);
 	queue_delayed_work(system_long_wq, &rx->connect_worker, delay);
@@ -490,6 +495,7 @@ static void xrdma_destroy(struct rpc_xprt *xprt)
 {
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 
+	xrdma_linkwatch_del(rx);
 	cancel_delayed_work_sync(&rx->connect_worker);
 	xrdma_ep_close(rx);
 	xrdma_bc_destroy_all(rx);
@@ -555,6 +561,7 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 		return ERR_PTR(rc);
 	}
 	xrdma_format_addresses(xprt);
+	xrdma_linkwatch_add(rx);
 	trace_xprtrdma_op_setup(xprt, slots);
 	return xprt;
 }
@@ -608,9 +615,18 @@ int xrdma_register(void)
 	rc = xrdma_sysctl_register();
 	if (rc)
 		return rc;
+	rc = xrdma_linkwatch_register();
+	if (rc)
+		goto out_sysctl;
 	rc = xprt_register_transport(&xrdma_class);
 	if (rc)
-		xrdma_sysctl_unregister();
+		goto out_linkwatch;
+	return 0;
+
+out_linkwatch:
+	xrdma_linkwatch_unregister();
+out_sysctl:
+	xrdma_sysctl_unregister();
 	return rc;
 }
 
@@ -623,5 +639,6 @@ int xrdma_register(void)
 void xrdma_unregister(void)
 {
 	xprt_unregister_transport(&xrdma_class);
+	xrdma_linkwatch_unregister();
 	xrdma_sysctl_unregister();
 }
