@@ -6,7 +6,7 @@
 # each, I/O must resume (the writer completes a write) within 120 s, and
 # the time it took is recorded.  Then fio must have verified everything,
 # the writer's file must match its source, and the times are printed.
-#   link-flap           this guest's eth0 down for one second
+#   link-flap           this guest's eth0 down for FLAP_SECONDS (1)
 #   device-readd        this guest's RDMA device deleted and added again
 #   bond-failover       with BOND=1 (pair.sh --links 2, bond_link): both
 #                       guests' bonds fail over to their other slave (the
@@ -21,6 +21,10 @@
 #   server-*, nfsd-restart, module-swap: done by the server guest
 # (server-link-flap, the server's eth0 down for one second, is not in the
 # default list: see Documentation/reliability.rst on soft-RoCE's QP1).
+# RESUME_LIMIT=S with RESUME_KINDS="KIND ...": those events must resume
+# within S seconds (the transport reconnects as soon as the link is
+# back; nfsd-restart is never among them: NFSv4's grace period holds
+# writes for up to 10 s).
 # With STALL_DEVICE_DELETE=1, a mount that does not resume is followed by
 # an attempt to delete the RDMA device under it, with the blocked tasks'
 # stacks if that hangs.
@@ -92,7 +96,7 @@ event() {
 	case "$kind" in
 	link-flap)
 		ip link set eth0 down
-		sleep 1
+		sleep "${FLAP_SECONDS:-1}"
 		ip link set eth0 up ;;
 	device-readd)
 		device_delete || fail "removing the client's RDMA device hung"
@@ -178,6 +182,11 @@ for n in $(seq "${EVENTS:-10}"); do
 	secs=$(echo "$resumed $t" | awk '{ d = $1 - $2; printf "%.1f", d < 0 ? 0 : d }')
 	echo "event $n: $kind, I/O resumed after ${secs}s"
 	echo "$kind $secs" >>/tmp/times
+	case " ${RESUME_KINDS:-} " in
+	*" $kind "*)
+		awk -v s="$secs" -v l="$RESUME_LIMIT" 'BEGIN { exit !(s <= l) }' ||
+			fail "event $n ($kind): I/O resumed after ${secs}s, more than ${RESUME_LIMIT}s" ;;
+	esac
 	sleep 2
 done
 touch /tmp/stop
