@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Our client on the debug kernel (KASAN, lockdep, kmemleak) against the
 # stock server on Debian's kernel: the client workload with smaller files
-# on NFSv4.1 (and NFSv3 in make stress), the server restart during a
-# write, direct-I/O tasks killed mid-RPC while the RDMA device goes away,
-# then a kmemleak scan after rmmod.
+# on NFSv3, v4.0 and v4.1, nconnect=4 under fio verify (8 as well in make
+# stress), the server restart during a write, direct-I/O tasks killed
+# mid-RPC while the RDMA device goes away, the device removed under a
+# mount and re-added, then a kmemleak scan after rmmod.  (Swap is not
+# here: the test kernel has no memory cgroups to push pages out with.)
 . "$(dirname "$0")/../lib/common.sh"
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
@@ -17,4 +19,5 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
 	--env "DIR_ENTRIES=$(check_or_full 250 1500)" \
 	--env RESTART_SERVER=1 --env KILL_DIO=1 \
 	--env "KILL_DIO_ROUNDS=$(check_or_full 4 6)" \
-	--env "NFS_VERSIONS=${NFS_VERSIONS:-$(check_or_full 4.1 "3 4.1")}"
+	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 4 "4 8")" \
+	--env "NFS_VERSIONS=${NFS_VERSIONS:-3 4.0 4.1}"
