@@ -454,6 +454,11 @@ static inline size_t xrdma_hdr_buf_size(unsigned int inline_send,
 
 /* sysctl.c */
 extern unsigned int xrdma_slot_table_entries;
+extern unsigned int xrdma_max_inline_read;
+extern unsigned int xrdma_max_inline_write;
+int xrdma_sysctl_register(void);
+void xrdma_sysctl_unregister(void);
+
 /* linkwatch.c */
 void xrdma_linkwatch_add(struct xrdma_xprt *rx);
 void xrdma_linkwatch_del(struct xrdma_xprt *rx);
@@ -461,11 +466,6 @@ void xrdma_linkwatch_connecting(struct xrdma_xprt *rx, struct xrdma_ep *ep);
 bool xrdma_link_back(struct xrdma_xprt *rx);
 int xrdma_linkwatch_register(void);
 void xrdma_linkwatch_unregister(void);
-
-extern unsigned int xrdma_max_inline_read;
-extern unsigned int xrdma_max_inline_write;
-int xrdma_sysctl_register(void);
-void xrdma_sysctl_unregister(void);
 
 /* transport.c */
 void xrdma_req_put(struct xrdma_req *req);
