@@ -601,19 +601,85 @@ rpcrdma_check_reply_chunks(const struct rpcrdma_chunk_lists *offered,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_check_reply_chunks);
 
+/* One returned Write chunk against the offered one (@o, trusted). */
+static bool rpcrdma_match_write_chunk(const __be32 **rp, const __be32 **op,
+				      const __be32 *end, u32 *sum)
+{
+	const __be32 *r = *rp, *o = *op;
+	u32 i, n = be32_to_cpu(o[1]);
+
+	/* The offer is ours: n is at most our segments per RPC. */
+	if (end - r < 2 + (ptrdiff_t)n * RPCRDMA_SEGMENT_WORDS ||
+	    r[0] != o[0] || r[1] != o[1])
+		return false;
+	r += 2;
+	o += 2;
+	*sum = 0;
+	for (i = 0; i < n; i++) {
+		if (r[0] != o[0] || r[2] != o[2] || r[3] != o[3] ||
+		    be32_to_cpu(r[1]) > be32_to_cpu(o[1]))
+			return false;
+		*sum += be32_to_cpu(r[1]);
+		r += RPCRDMA_SEGMENT_WORDS;
+		o += RPCRDMA_SEGMENT_WORDS;
+	}
+	*rp = r;
+	*op = o;
+	return true;
+}
+
+/**
+ * rpcrdma_match_reply - check a reply's chunk lists word for word
+ * @call: the chunk lists of the call, as the requester encoded them
+ * @reply: the reply's words after its fixed header
+ * @words: whole words received from @reply on
+ * @m: filled in when the reply matches
+ *
+ * The requester's fast path for the common reply: an empty Read list,
+ * every Write chunk the call offered returned with all its segments,
+ * each with the offered handle and offset and no more than the offered
+ * length, and neither an offered nor a returned Reply chunk.  A reply
+ * of any other shape, valid or not, is left to rpcrdma_decode_hdr()
+ * and rpcrdma_check_reply_chunks(), which accept every reply this
+ * accepts, with the same header length and chunks (KUnit compares the
+ * two on every vector).  @call is trusted: its lists are well formed
+ * and within the requester's limits.
+ *
+ * Return: true if @reply matches, with @m set.
+ */
+bool rpcrdma_match_reply(const __be32 *call, const __be32 *reply,
+			 size_t words, struct rpcrdma_reply_match *m)
+{
+	const __be32 *r = reply, *end = reply + words;
+	u32 sum;
+
+	/* Skip the call's Read list: a reply has none. */
+	while (*call != xdr_zero)
+		call += 2 + RPCRDMA_SEGMENT_WORDS;
+	call++;
+	if (r == end || *r++ != xdr_zero)
+		return false;
+
+	m->nr_write_chunks = 0;
+	m->written = 0;
+	while (*call != xdr_zero) {
+		if (!rpcrdma_match_write_chunk(&r, &call, end, &sum))
+			return false;
+		if (!m->nr_write_chunks++)
+			m->written = sum;
+	}
+	/* Write list terminators, then no Reply chunk on either side. */
+	if (call[1] != xdr_zero || end - r < 2 || r[0] != xdr_zero ||
+	    r[1] != xdr_zero)
+		return false;
+	m->hdr_len = RPCRDMA_FIXED_HDR_SIZE + (r + 2 - reply) * XDR_UNIT;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_match_reply);
+
 /*
  * Encoding
  */
-
-static __be32 *rpcrdma_xdr_encode_segment(__be32 *p, u32 handle, u32 length,
-					  u64 offset)
-{
-	*p++ = cpu_to_be32(handle);
-	*p++ = cpu_to_be32(length);
-	*p++ = cpu_to_be32(upper_32_bits(offset));
-	*p++ = cpu_to_be32(lower_32_bits(offset));
-	return p;
-}
 
 /**
  * rpcrdma_encode_segment - encode one plain segment
@@ -630,7 +696,7 @@ int rpcrdma_encode_segment(struct xdr_stream *xdr,
 	p = xdr_reserve_space(xdr, RPCRDMA_SEGMENT_SIZE);
 	if (!p)
 		return -EMSGSIZE;
-	rpcrdma_xdr_encode_segment(p, seg->handle, seg->length, seg->offset);
+	rpcrdma_put_segment(p, seg->handle, seg->length, seg->offset);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_segment);
@@ -654,9 +720,8 @@ static __be32 *rpcrdma_put_read_list(__be32 *p,
 			seg = &chunk->segs[j];
 			*p++ = xdr_one;
 			*p++ = cpu_to_be32(chunk->position);
-			p = rpcrdma_xdr_encode_segment(p, seg->handle,
-						       seg->length,
-						       seg->offset);
+			p = rpcrdma_put_segment(p, seg->handle, seg->length,
+						seg->offset);
 		}
 	}
 	*p++ = xdr_zero;
@@ -673,8 +738,8 @@ static __be32 *rpcrdma_put_counted(__be32 *p,
 	*p++ = cpu_to_be32(chunk->nsegs);
 	for (i = 0; i < chunk->nsegs; i++) {
 		seg = &chunk->segs[i];
-		p = rpcrdma_xdr_encode_segment(p, seg->handle, seg->length,
-					       seg->offset);
+		p = rpcrdma_put_segment(p, seg->handle, seg->length,
+					seg->offset);
 	}
 	return p;
 }
@@ -783,8 +848,7 @@ static int rpcrdma_encode_counted(struct xdr_stream *xdr,
 		seg = &chunk->segs[i];
 		length = min(seg->length, left);
 		left -= length;
-		p = rpcrdma_xdr_encode_segment(p, seg->handle, length,
-					       seg->offset);
+		p = rpcrdma_put_segment(p, seg->handle, length, seg->offset);
 	}
 	return 0;
 }

@@ -224,6 +224,18 @@ struct rpcrdma_chunk_lists {
 };
 
 /**
+ * struct rpcrdma_reply_match - a reply rpcrdma_match_reply() accepted
+ * @hdr_len: bytes of its transport header
+ * @nr_write_chunks: Write chunks returned (as many as were offered)
+ * @written: bytes returned in the first Write chunk
+ */
+struct rpcrdma_reply_match {
+	unsigned int hdr_len;
+	unsigned int nr_write_chunks;
+	u32 written;
+};
+
+/**
  * struct rpcrdma_wire_limits - per-message work bounds for decoding
  * @max_read_chunks: Read chunks allowed in the Read list
  * @max_read_segs: Read segments allowed in the Read list
@@ -520,6 +532,25 @@ static inline bool rpcrdma_fits_inline(unsigned int threshold,
 	return size_add(hdr_size, payload_len) <= threshold;
 }
 
+/**
+ * rpcrdma_put_segment - write one plain segment
+ * @p: where its four words go
+ * @handle: steering tag
+ * @length: length in bytes
+ * @offset: offset or address
+ *
+ * Return: the word after the segment.
+ */
+static inline __be32 *rpcrdma_put_segment(__be32 *p, u32 handle, u32 length,
+					  u64 offset)
+{
+	*p++ = cpu_to_be32(handle);
+	*p++ = cpu_to_be32(length);
+	*p++ = cpu_to_be32(upper_32_bits(offset));
+	*p++ = cpu_to_be32(lower_32_bits(offset));
+	return p;
+}
+
 /* wire/header.c: errors */
 const char *rpcrdma_wire_err_name(enum rpcrdma_wire_err err);
 u32 rpcrdma_wire_err_to_rdma_err(enum rpcrdma_wire_err err);
@@ -577,6 +608,8 @@ enum rpcrdma_wire_err
 rpcrdma_check_reply_chunks(const struct rpcrdma_chunk_lists *offered,
 			   const struct rpcrdma_chunk_lists *returned);
 bool rpcrdma_has_pos0_chunk(const struct rpcrdma_chunk_lists *cl);
+bool rpcrdma_match_reply(const __be32 *call, const __be32 *reply,
+			 size_t words, struct rpcrdma_reply_match *m);
 
 /* wire/chunk.c: encoding */
 int rpcrdma_encode_segment(struct xdr_stream *xdr,
