@@ -304,7 +304,8 @@ struct xrdma_ep {
  * @hdr_buf: transport header, followed by pulled-up payload if needed
  * @hdr_size: size of @hdr_buf: room for a pull-up only where the
  *	connection may need one (xrdma_hdr_buf_size())
- * @hdr_len: bytes of transport header encoded in @hdr_buf
+ * @hdr_len: bytes of transport header encoded in @hdr_buf; a call's
+ *	header is the record of the chunks it offered
  * @send_wr: the Send work request
  * @send_cqe: completion of @send_wr
  * @send_cid: completion ID of @send_wr: the slot's number, and the Send
@@ -313,7 +314,8 @@ struct xrdma_ep {
  * @send_entry: entry in the endpoint's @sendq while the Send is posted
  * @send_waits: the RPC completes only after its Send does (the Send
  *	maps pages of the upper layer)
- * @offered: the chunk lists sent with the call
+ * @offered: the chunk lists of @hdr_buf, decoded only for a reply the
+ *	fast path leaves to the full decoder (and for a backchannel reply)
  * @chunks: storage for @offered
  * @segs: storage for @offered
  * @mrs: MRs registered for this RPC

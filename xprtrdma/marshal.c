@@ -59,10 +59,13 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 }
 
 /**
- * xrdma_encode_header - encode a request's transport header
+ * xrdma_encode_header - encode a request's transport header from lists
  * @req: request with rq_xid set and @req->offered built
  * @credits: credits to ask for
  * @proc: RPCRDMA_MSG or RPCRDMA_NOMSG
+ *
+ * For backchannel replies; a forward call's header is written while its
+ * chunks are registered (xrdma_marshal()).
  *
  * Return: 0, with @req->hdr_len set, or -EMSGSIZE.
  */
@@ -80,37 +83,40 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc)
 }
 
 /*
- * Register @len bytes of @xdr from @offset as a chunk of @type: its
+ * Register @len bytes of @xdr from @offset as a chunk of @type and
+ * write it at *@pp: a Read chunk's segments as Read list entries at
+ * @position, a Write or Reply chunk as a counted segment array.  Its
  * segments are those of the MRs this adds to @req, in order.
  */
 static int xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
 				unsigned int offset, unsigned int len,
-				enum xrdma_chunktype type, u32 position)
+				enum xrdma_chunktype type, u32 position,
+				__be32 **pp)
 {
-	bool server_writes = type == XRDMA_WRITECH || type == XRDMA_REPLYCH;
-	struct rpcrdma_chunk_lists *cl = &req->offered;
-	unsigned int first = req->nr_mrs;
-	int i, n, rc = 0;
+	bool reading = type == XRDMA_READCH || type == XRDMA_AREADCH;
+	unsigned int i, first = req->nr_mrs;
+	__be32 *p = *pp;
+	int n;
 
-	n = xrdma_register_xdr(req, xdr, offset, len, server_writes);
+	n = xrdma_register_xdr(req, xdr, offset, len, !reading);
 	if (n < 0)
 		return n;
-	for (i = 0; i < n && !rc; i++) {
-		const struct rpcrdma_segment *seg = &req->mrs[first + i]->seg;
-
-		switch (type) {
-		case XRDMA_READCH:
-		case XRDMA_AREADCH:
-			rc = rpcrdma_add_read_segment(cl, position, seg);
-			break;
-		case XRDMA_WRITECH:
-			rc = rpcrdma_add_write_segment(cl, seg);
-			break;
-		default:
-			rc = rpcrdma_add_reply_segment(cl, seg);
-		}
+	if (!reading) {
+		*p++ = xdr_one;
+		*p++ = cpu_to_be32(n);
 	}
-	return rc;
+	for (i = first; i < first + n; i++) {
+		const struct rpcrdma_segment *seg = &req->mrs[i]->seg;
+
+		if (reading) {
+			*p++ = xdr_one;
+			*p++ = cpu_to_be32(position);
+		}
+		p = rpcrdma_put_segment(p, seg->handle, seg->length,
+					seg->offset);
+	}
+	*pp = p;
+	return 0;
 }
 
 /*
@@ -228,36 +234,56 @@ VISIBLE_IF_KUNIT int xrdma_plan_rpc(const struct xrdma_ep *ep,
 }
 EXPORT_SYMBOL_IF_KUNIT(xrdma_plan_rpc);
 
-/* Register the chunks of @p, in wire order: Read list, Write list, Reply. */
+/*
+ * The header buffer holds the longest header XRDMA_MAX_MRS segments
+ * make: each a Read list entry, the Write list at its most chunks, and
+ * the Reply chunk's head.
+ */
+static_assert(RPCRDMA_FIXED_HDR_SIZE + XRDMA_MAX_MRS * RPCRDMA_READ_ENTRY_SIZE +
+	      XDR_UNIT + XRDMA_MAX_CHUNKS * RPCRDMA_CHUNK_HEAD_SIZE + XDR_UNIT +
+	      RPCRDMA_CHUNK_HEAD_SIZE <= XRDMA_HDR_BUF_SIZE);
+
+/*
+ * Register the chunks of @p and write the transport header as they are
+ * registered, in wire order: fixed words, Read list, Write list, Reply
+ * chunk.  The header is the record of what the call offered: a reply is
+ * checked against it (reply.c).  Sets @req->hdr_len.
+ */
 static int xrdma_register_plan(struct xrdma_req *req,
-			       const struct xrdma_plan *p)
+			       const struct xrdma_plan *p, u32 credits)
 {
 	struct xdr_buf *snd = &req->rqst.rq_snd_buf;
 	struct xdr_buf *rcv = &req->rqst.rq_rcv_buf;
+	__be32 *w = req->hdr_buf;
 	int rc = 0;
 
+	*w++ = req->rqst.rq_xid;
+	*w++ = cpu_to_be32(RPCRDMA_VERSION);
+	*w++ = cpu_to_be32(credits);
+	*w++ = cpu_to_be32(p->proc);
 	if (p->call == XRDMA_READCH)
 		rc = xrdma_register_chunk(req, snd, p->split, snd->page_len,
-					  XRDMA_READCH, p->split);
+					  XRDMA_READCH, p->split, &w);
 	else if (p->call == XRDMA_AREADCH)
 		rc = xrdma_register_chunk(req, snd, 0, snd->len,
-					  XRDMA_AREADCH, 0);
+					  XRDMA_AREADCH, 0, &w);
 	if (rc)
 		return rc;
+	*w++ = xdr_zero;
 
-	if (p->reply == XRDMA_WRITECH) {
-		rc = rpcrdma_add_write_chunk(&req->offered);
-		if (!rc)
-			rc = xrdma_register_chunk(req, rcv,
-						  rcv->head[0].iov_len,
-						  rcv->page_len, XRDMA_WRITECH,
-						  0);
-	} else if (p->reply == XRDMA_REPLYCH) {
-		rc = rpcrdma_add_reply_chunk(&req->offered);
-		if (!rc)
-			rc = xrdma_register_chunk(req, rcv, 0, rcv->buflen,
-						  XRDMA_REPLYCH, 0);
-	}
+	if (p->reply == XRDMA_WRITECH)
+		rc = xrdma_register_chunk(req, rcv, rcv->head[0].iov_len,
+					  rcv->page_len, XRDMA_WRITECH, 0, &w);
+	if (rc)
+		return rc;
+	*w++ = xdr_zero;
+
+	if (p->reply == XRDMA_REPLYCH)
+		rc = xrdma_register_chunk(req, rcv, 0, rcv->buflen,
+					  XRDMA_REPLYCH, 0, &w);
+	else
+		*w++ = xdr_zero;
+	req->hdr_len = (w - (__be32 *)req->hdr_buf) * XDR_UNIT;
 	return rc;
 }
 
@@ -304,18 +330,17 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 	struct xrdma_plan plan;
 	int rc;
 
-	rpcrdma_chunk_lists_init(&req->offered, req->chunks,
-				 ARRAY_SIZE(req->chunks), req->segs,
-				 ARRAY_SIZE(req->segs));
 	rc = xrdma_plan_rpc(ep, &rqst->rq_snd_buf, &rqst->rq_rcv_buf, &plan);
 	if (rc)
 		goto out_fail;
-	rc = xrdma_register_plan(req, &plan);
+	rc = xrdma_register_plan(req, &plan, ep->max_requests);
 	if (rc)
 		goto out_release;
-	rc = xrdma_encode_header(req, ep->max_requests, plan.proc);
-	if (rc)
+	/* The plan counted the segments registration would make. */
+	if (WARN_ON_ONCE(req->hdr_len > ep->inline_send)) {
+		rc = -EMSGSIZE;
 		goto out_release;
+	}
 	rc = xrdma_build_send(req, &rqst->rq_snd_buf, plan.split, plan.resume);
 	if (rc)
 		goto out_release;

@@ -222,6 +222,124 @@ static bool xrdma_is_call(const struct rpcrdma_hdr *hdr, const u8 *payload)
 	       p[1] == cpu_to_be32(RPC_CALL);
 }
 
+/* Record a reply's outcome, then invalidate: the RPC completes after. */
+static void xrdma_reply_finish(struct xrdma_req *req, int status, u32 credits,
+			       u32 proc, const u32 *inv_rkey)
+{
+	if (status < 0) {
+		req->reply_status = status;
+		req->reply_len = 0;
+	} else {
+		req->reply_status = 0;
+		req->reply_len = status;
+	}
+	trace_xprtrdma_reply(&req->rqst, credits, proc, status, !!inv_rkey);
+	xrdma_mrs_invalidate(req, inv_rkey);
+}
+
+/* Do the words after a header of @hdr_len bytes start an RPC Call? */
+static bool xrdma_words_hold_call(const __be32 *w, size_t nwords,
+				  unsigned int hdr_len)
+{
+	size_t at = hdr_len / XDR_UNIT;
+
+	return nwords >= at + 2 && w[at + 1] == cpu_to_be32(RPC_CALL);
+}
+
+/*
+ * Claim the request a reply's XID names for this reply (see
+ * xrdma_req_open()).  With @words, the reply's whole words after its
+ * fixed header, only if its chunk lists match the call's
+ * (rpcrdma_match_reply(), which fills in @m) and it carries no RPC Call
+ * (a backchannel Call may have the XID of one of ours, and inline
+ * calls offer no chunks: the full decoder tells the two apart).
+ * Return: 0 with *@reqp set; -ENOENT: no such request; -EALREADY: it
+ * is not waiting for a reply on this connection; -EAGAIN: no match.
+ */
+static int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid,
+			     const __be32 *words, size_t nwords,
+			     struct rpcrdma_reply_match *m,
+			     struct xrdma_req **reqp)
+{
+	struct rpc_rqst *rqst;
+	struct xrdma_req *req;
+	int rc = 0;
+
+	spin_lock(&xprt->queue_lock);
+	rqst = xprt_lookup_rqst(xprt, xid);
+	if (!rqst) {
+		rc = -ENOENT;
+		goto out;
+	}
+	req = xrdma_req(rqst);
+	/* Pairs with xrdma_req_open(): the slot is set up when it is open. */
+	if (smp_load_acquire(&req->reply_claimed)) {
+		rc = -EALREADY;
+		goto out;
+	}
+	if (words && (!rpcrdma_match_reply((__be32 *)req->hdr_buf + 4, words,
+					   nwords, m) ||
+		      xrdma_words_hold_call(words - 4, nwords + 4, m->hdr_len))) {
+		rc = -EAGAIN;
+		goto out;
+	}
+	xprt_pin_rqst(rqst);
+	req->reply_claimed = true;
+	*reqp = req;
+out:
+	spin_unlock(&xprt->queue_lock);
+	return rc;
+}
+
+/*
+ * The common reply, RDMA_MSG whose chunk lists are the call's own (see
+ * rpcrdma_match_reply()), handled without decoding it.  Return: false
+ * if the reply is to be decoded in full (xrdma_handle_reply()), which
+ * then sees it as though this had not looked at it.
+ */
+static bool xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
+			     unsigned int len, const u32 *inv_rkey)
+{
+	const __be32 *w = rep->rb.buf;
+	struct xrdma_xprt *rx = ep->rx;
+	struct rpcrdma_reply_match m;
+	struct xrdma_req *req;
+	int status;
+
+	if (len < RPCRDMA_HDR_MIN_SIZE ||
+	    w[1] != cpu_to_be32(RPCRDMA_VERSION) ||
+	    w[3] != cpu_to_be32(RPCRDMA_MSG))
+		return false;
+	if (xrdma_reply_claim(&rx->xprt, w[0], w + 4, len / XDR_UNIT - 4, &m,
+			      &req))
+		return false;
+	status = xrdma_place_inline(req, (const u8 *)w + m.hdr_len,
+				    len - m.hdr_len, m.nr_write_chunks > 0,
+				    m.written);
+	if (status >= 0)
+		atomic64_add(m.written, &rx->stats.total_rdma_reply);
+	else if (status != -ENOMEM)
+		status = -EIO;
+	xrdma_update_credits(rx, ep, be32_to_cpu(w[2]));
+	xrdma_reply_finish(req, status, be32_to_cpu(w[2]), RPCRDMA_MSG,
+			   inv_rkey);
+	return true;
+}
+
+/* What the call offered, from its header (xrdma_marshal() wrote it). */
+static enum rpcrdma_wire_err xrdma_offered_lists(struct xrdma_req *req)
+{
+	struct rpcrdma_cursor c;
+
+	rpcrdma_chunk_lists_init(&req->offered, req->chunks,
+				 ARRAY_SIZE(req->chunks), req->segs,
+				 ARRAY_SIZE(req->segs));
+	rpcrdma_cursor_init(&c, req->hdr_buf, req->hdr_len);
+	c.p += RPCRDMA_FIXED_HDR_SIZE / XDR_UNIT;
+	return rpcrdma_decode_chunk_lists(&c, RPCRDMA_DIR_CALL, NULL,
+					  &req->offered);
+}
+
 static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 			       unsigned int len, const u32 *inv_rkey)
 {
@@ -233,9 +351,11 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	enum rpcrdma_wire_err werr;
 	struct rpcrdma_hdr hdr;
 	struct xrdma_req *req;
-	struct rpc_rqst *rqst;
 	const u8 *payload;
 	int status;
+
+	if (xrdma_reply_fast(ep, rep, len, inv_rkey))
+		return;
 
 	rpcrdma_hdr_init(&hdr, chunks, ARRAY_SIZE(chunks), segs,
 			 ARRAY_SIZE(segs));
@@ -258,31 +378,22 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		return;
 	}
 
-	spin_lock(&xprt->queue_lock);
-	rqst = xprt_lookup_rqst(xprt, hdr.xid);
-	if (!rqst) {
-		spin_unlock(&xprt->queue_lock);
+	status = xrdma_reply_claim(xprt, hdr.xid, NULL, 0, NULL, &req);
+	if (status) {
 		trace_xprtrdma_reply_rqst_err(xprt, &hdr, werr);
-		return;
-	}
-	req = xrdma_req(rqst);
-	/* Pairs with xrdma_req_open(): the slot is set up when it is open. */
-	if (smp_load_acquire(&req->reply_claimed)) {
 		/*
 		 * A second reply to the same transmission, or a reply to a
 		 * call not (yet again) sent on this connection.
 		 */
-		spin_unlock(&xprt->queue_lock);
-		trace_xprtrdma_reply_rqst_err(xprt, &hdr, werr);
-		atomic_long_inc(&rx->stats.bad_reply_count);
+		if (status == -EALREADY)
+			atomic_long_inc(&rx->stats.bad_reply_count);
 		return;
 	}
-	xprt_pin_rqst(rqst);
-	req->reply_claimed = true;
-	spin_unlock(&xprt->queue_lock);
 	/* Only a reply to one of our calls may move the window. */
 	xrdma_update_credits(rx, ep, hdr.credits);
 
+	if (werr == RPCRDMA_WIRE_OK)
+		werr = xrdma_offered_lists(req);
 	if (werr != RPCRDMA_WIRE_OK) {
 		trace_xprtrdma_reply_hdr_err(xprt, &hdr, werr);
 		atomic_long_inc(&rx->stats.bad_reply_count);
@@ -290,15 +401,7 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	} else {
 		status = xrdma_reply_outcome(req, &hdr, payload);
 	}
-	if (status < 0) {
-		req->reply_status = status;
-		req->reply_len = 0;
-	} else {
-		req->reply_status = 0;
-		req->reply_len = status;
-	}
-	trace_xprtrdma_reply(rqst, &hdr, status, !!inv_rkey);
-	xrdma_mrs_invalidate(req, inv_rkey);
+	xrdma_reply_finish(req, status, hdr.credits, hdr.proc, inv_rkey);
 }
 
 /*

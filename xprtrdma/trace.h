@@ -743,9 +743,9 @@ TRACE_EVENT(xprtrdma_marshal_failed,
  */
 
 TRACE_EVENT(xprtrdma_reply,
-	TP_PROTO(const struct rpc_rqst *rqst, const struct rpcrdma_hdr *hdr,
+	TP_PROTO(const struct rpc_rqst *rqst, u32 credits, u32 proc,
 		 int status, bool remote_inv),
-	TP_ARGS(rqst, hdr, status, remote_inv),
+	TP_ARGS(rqst, credits, proc, status, remote_inv),
 	TP_STRUCT__entry(
 		__field(unsigned int, task_id)
 		__field(unsigned int, client_id)
@@ -759,8 +759,8 @@ TRACE_EVENT(xprtrdma_reply,
 		__entry->task_id = xrdma_trace_task_id(rqst);
 		__entry->client_id = xrdma_trace_client_id(rqst);
 		__entry->xid = be32_to_cpu(rqst->rq_xid);
-		__entry->credits = hdr->credits;
-		__entry->proc = hdr->proc;
+		__entry->credits = credits;
+		__entry->proc = proc;
 		__entry->status = status;
 		__entry->remote_inv = remote_inv;
 	),
