@@ -143,6 +143,35 @@ static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
 	return rc;
 }
 
+/*
+ * The common inline part: bytes of the head, then bytes of the tail
+ * (a call whose page data, if any, travels in a Read chunk), each one
+ * SGE.  Return: -EAGAIN if the part is not of that shape.
+ */
+static int rpcrdma_send_sges_kvecs(struct rpcrdma_send_sges *ss,
+				   const struct xdr_buf *xdr,
+				   unsigned int split, unsigned int resume,
+				   unsigned int tail_len)
+{
+	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	unsigned int tail_off = head->iov_len + xdr->page_len;
+	int rc = 0;
+
+	if (split > head->iov_len)
+		return -EAGAIN;
+	if (tail_len && (resume < tail_off ||
+			 resume - tail_off > tail->iov_len ||
+			 tail_len > tail->iov_len - (resume - tail_off)))
+		return -EAGAIN;
+	if (split)
+		rc = rpcrdma_send_sges_map(ss, head->iov_base, NULL, 0, split);
+	if (!rc && tail_len)
+		rc = rpcrdma_send_sges_map(ss, tail->iov_base +
+					   (resume - tail_off), NULL, 0,
+					   tail_len);
+	return rc;
+}
+
 /**
  * rpcrdma_send_sges_build - SGEs for a header plus the inline message
  * @ss: list prepared with rpcrdma_send_sges_init()
@@ -174,10 +203,15 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
 	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len);
-	if (!rc)
-		rc = rpcrdma_send_sges_gather(ss, xdr, 0, split);
-	if (!rc && tail_len)
-		rc = rpcrdma_send_sges_gather(ss, xdr, resume, tail_len);
+	if (!rc) {
+		rc = rpcrdma_send_sges_kvecs(ss, xdr, split, resume, tail_len);
+		if (rc == -EAGAIN) {
+			rc = rpcrdma_send_sges_gather(ss, xdr, 0, split);
+			if (!rc && tail_len)
+				rc = rpcrdma_send_sges_gather(ss, xdr, resume,
+							      tail_len);
+		}
+	}
 	if (rc != -E2BIG) {
 		if (rc)
 			rpcrdma_send_sges_unmap(ss);
