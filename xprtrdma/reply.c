@@ -340,8 +340,15 @@ static enum rpcrdma_wire_err xrdma_offered_lists(struct xrdma_req *req)
 					  &req->offered);
 }
 
-static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
-			       unsigned int len, const u32 *inv_rkey)
+/*
+ * Any other message: decoded in full, then a backchannel Call, an error,
+ * or a reply checked against what its call offered.  Out of line: its
+ * decoding structures are cleared at every entry (INIT_STACK_ALL_ZERO),
+ * which the fast path need not pay for.
+ */
+static noinline void xrdma_decode_reply(struct xrdma_ep *ep,
+					struct xrdma_rep *rep,
+					unsigned int len, const u32 *inv_rkey)
 {
 	struct xrdma_xprt *rx = ep->rx;
 	struct rpc_xprt *xprt = &rx->xprt;
@@ -353,9 +360,6 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	struct xrdma_req *req;
 	const u8 *payload;
 	int status;
-
-	if (xrdma_reply_fast(ep, rep, len, inv_rkey))
-		return;
 
 	rpcrdma_hdr_init(&hdr, chunks, ARRAY_SIZE(chunks), segs,
 			 ARRAY_SIZE(segs));
@@ -402,6 +406,13 @@ static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		status = xrdma_reply_outcome(req, &hdr, payload);
 	}
 	xrdma_reply_finish(req, status, hdr.credits, hdr.proc, inv_rkey);
+}
+
+static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
+			       unsigned int len, const u32 *inv_rkey)
+{
+	if (!xrdma_reply_fast(ep, rep, len, inv_rkey))
+		xrdma_decode_reply(ep, rep, len, inv_rkey);
 }
 
 /*
