@@ -120,6 +120,21 @@ static int xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
 }
 
 /*
+ * MRs of up to @depth pages that register the page vector of @xdr: what
+ * rpcrdma_xdr_count_runs() gives for exactly that part, without
+ * splitting the buffer (a DDP data item is all of the page vector).
+ */
+static unsigned int xrdma_page_runs(const struct xdr_buf *xdr,
+				    unsigned int depth)
+{
+	unsigned int pages;
+
+	pages = DIV_ROUND_UP(offset_in_page(xdr->page_base) + xdr->page_len,
+			     PAGE_SIZE);
+	return DIV_ROUND_UP(pages, depth);
+}
+
+/*
  * How the reply comes back: inline if the whole receive buffer fits our
  * inline receive size; else a Write chunk for a DDP-eligible data item
  * (XDRBUF_READ) when the rest of the reply fits inline; else a Reply
@@ -136,8 +151,7 @@ static void xrdma_plan_reply(const struct xrdma_ep *ep,
 	if (rpcrdma_fits_inline(ep->inline_recv, RPCRDMA_HDR_MIN_SIZE,
 				rcv->buflen))
 		return;
-	p->wsegs = rpcrdma_xdr_count_runs(rcv, rcv->head[0].iov_len,
-					  rcv->page_len, ep->mr_depth);
+	p->wsegs = xrdma_page_runs(rcv, ep->mr_depth);
 	if ((rcv->flags & XDRBUF_READ) && rcv->page_len &&
 	    rpcrdma_fits_inline(ep->inline_recv,
 				rpcrdma_hdr_size(0, 1, p->wsegs, false, 0),
@@ -184,8 +198,7 @@ static int xrdma_plan_call(const struct xrdma_ep *ep,
 	p->resume = p->split + snd->page_len +
 		    min_t(unsigned int, pad, snd->tail[0].iov_len);
 	inl = p->split + (snd->len - p->resume);
-	p->csegs = rpcrdma_xdr_count_runs(snd, p->split, snd->page_len,
-					  ep->mr_depth);
+	p->csegs = xrdma_page_runs(snd, ep->mr_depth);
 	if ((snd->flags & XDRBUF_WRITE) && snd->page_len &&
 	    rpcrdma_fits_inline(ep->inline_send,
 				xrdma_plan_hdr_size(p, p->csegs), inl)) {
