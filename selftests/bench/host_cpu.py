@@ -7,13 +7,18 @@
 The guest that runs the jobs writes OUT/cpumark-N.flag at the start and
 the end of every job (cpu_mark in selftests/guest/bench-lib.sh).  For
 each mark, in order, this appends
-"N CLIENT_NS SERVER_NS" and then, client and server again, the
-instructions executed so far in all, in rpcrdma.ko and in rdma_rxe.ko,
-to OUT/cpu-host.csv: the CPU time the host has spent so far running each
-guest's QEMU process, every thread summed (/proc/PID/task/*/schedstat,
-nanoseconds), and the counts insn-count.so keeps in OUT/GUEST/insns (-1
-without it), then creates OUT/hostmarked-N.flag for the guest to read
-them.  Runs until killed.
+"N CLIENT_NS SERVER_NS" and then, client and server again, each count
+insn-count.so keeps in OUT/GUEST/insns, to OUT/cpu-host.csv: the CPU
+time the host has spent so far running each guest's QEMU process, every
+thread summed (/proc/PID/task/*/schedstat, nanoseconds), then the
+counts in the order of FIELDS (-1 for those the plugin does not write,
+all of them without it), then creates OUT/hostmarked-N.flag for the
+guest to read them.  Runs until killed.
+
+The counts, so far: the instructions executed in all, in rpcrdma.ko,
+rdma_rxe.ko, sunrpc.ko and ib_core.ko.  New counts are only ever
+appended, here as in the plugin's file, so a column keeps its place:
+column 3 and 4 are always the two guests' instructions.
 
 With --profile (BENCH_INSN_PROFILE=1), each mark also snapshots every
 guest's per-block instruction counts and module symbols, which
@@ -53,17 +58,25 @@ def qemu_pid(out, guest):
         return None
 
 
+# The counts of OUT/GUEST/insns, in the plugin's order (insn-count.c).
+MODULES = ("rpcrdma", "rxe", "sunrpc", "ibcore")
+FIELDS = ("insns",) + tuple(f"{m}_insns" for m in MODULES)
+
+
 def insns(out, guest):
-    """Instructions the guest has executed so far, in all, in rpcrdma.ko,
-    rdma_rxe.ko and sunrpc.ko (insn-count.so), or -1 four times."""
+    """The counts insn-count.so keeps for the guest (FIELDS), -1 for each
+    it does not write: an older plugin wrote the first four, and without
+    the plugin there are none."""
     try:
         with open(f"{out}/{guest}/insns", "rb") as f:
-            data = f.read(32)
+            data = f.read(8 * len(FIELDS))
     except FileNotFoundError:
         data = b""
-    if len(data) != 32:
-        return [-1, -1, -1, -1]
-    return [int.from_bytes(data[i:i + 8], "little") for i in (0, 8, 16, 24)]
+    if len(data) < 32:
+        return [-1] * len(FIELDS)
+    n = len(data) // 8
+    return [int.from_bytes(data[8 * i:8 * i + 8], "little") if i < n else -1
+            for i in range(len(FIELDS))]
 
 
 def snapshot_blocks(out, mark):
@@ -106,7 +119,7 @@ def main():
             except FileNotFoundError:
                 sample.append(-1)       # the guest has ended
         counts = [insns(out, guest) for guest in ("client", "server")]
-        for i in range(4):
+        for i in range(len(FIELDS)):
             sample += [counts[0][i], counts[1][i]]
         if profile:
             snapshot_blocks(out, mark)

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * QEMU TCG plugin: count the instructions a guest executes, in all and
- * in the text of three kernel modules, for make bench's cost figures.
+ * in the text of four kernel modules, for make bench's cost figures.
  *
  *   qemu-system-x86_64 ... -plugin PATH/insn-count.so,out=OUT,text=TEXT
  *
- * OUT holds four little-endian 64-bit counts, rewritten every
- * millisecond: the guest's instructions so far (all vCPUs), then those
- * executed in each of the three text ranges that TEXT lists.
- * TEXT, which the guest writes (text_ranges in bench-lib.sh) and may
- * rewrite whenever it loads a module, holds one "NAME START END" line
- * per range, addresses in hex: the bench lists rpcrdma.ko, rdma_rxe.ko
- * and sunrpc.ko (where the stock transport's header XDR runs, in the
- * generic xdr_stream helpers).  host_cpu.py reads OUT at every mark the
- * bench makes.
+ * OUT holds little-endian 64-bit counts, rewritten every millisecond:
+ * the guest's instructions so far (all vCPUs), then those executed in
+ * each of the four text ranges that TEXT lists.  Fields are only ever
+ * appended: the first four are the whole of the file this plugin wrote
+ * when it counted three ranges.  TEXT, which the guest writes
+ * (text_ranges in bench-lib.sh) and may rewrite whenever it loads a
+ * module, holds one "NAME START END" line per range, addresses in hex:
+ * the bench lists rpcrdma.ko, rdma_rxe.ko, sunrpc.ko (where the stock
+ * transport's header XDR runs, in the generic xdr_stream helpers) and
+ * ib_core.ko.  host_cpu.py reads OUT at every mark the bench makes.
  *
  * Unlike any clock, these counts do not depend on how fast the host
  * runs the guest or how often it is descheduled, so the instructions a
@@ -62,7 +63,7 @@
 #define AREA_PAGE_SHIFT		12
 #define AREA_PAGES		((MODULE_AREA_END - MODULE_AREA_START) >> \
 				 AREA_PAGE_SHIFT)
-#define NR_RANGES		3
+#define NR_RANGES		4
 /* The kernel's own text (__START_KERNEL_map up), profiled with the modules. */
 #define KERNEL_TEXT_START	0xffffffff80000000ULL
 /* Blocks profiled, at most (their counters: 8 MiB per vCPU). */

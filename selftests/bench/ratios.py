@@ -10,8 +10,9 @@ spread (lowest and highest ratio) and every round's ratio follow.
 Metrics named *_cpu_us_client or *_cpu_us_server are CPU time per
 operation in that guest (*_host_cpu_us_*: the host's CPU time running
 it), *_kinsns_rpc_* the thousands of instructions it executed per RPC
-and *_{rpcrdma,rxe,sunrpc}_insns_rpc_* the instructions it executed in
-rpcrdma.ko, rdma_rxe.ko and sunrpc.ko per RPC, *_transport_insns_rpc_*
+and *_{rpcrdma,rxe,sunrpc,ibcore}_insns_rpc_* the instructions it
+executed in rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko per RPC,
+*_transport_insns_rpc_*
 the sum of the rpcrdma and sunrpc counts, and *_ctxsw_rpc_* and
 *_irqs_rpc_* its context switches and device interrupts per RPC: lower
 is better, so their ratios are read the other way round (0.90 means

@@ -15,15 +15,15 @@
 # the CPU time the host spent running each guest's QEMU across the job,
 # per operation, which leaves out the time a guest's threads waited for a
 # host CPU, and the instructions each guest executed, in all, in
-# rpcrdma.ko, rdma_rxe.ko and sunrpc.ko, per RPC sent in the window
-# (counted by the QEMU plugin selftests/bench/insn-count.c, independent
-# of the host's speed).
+# rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko, per RPC sent in the
+# window (counted by the QEMU plugin selftests/bench/insn-count.c,
+# independent of the host's speed).
 #
 # Results go to /out/bench.csv as "round,module,metric,value"; the cost
 # figures are metrics named JOB_cpu_us_{client,server} (the guests'
 # jiffies), JOB_host_cpu_us_{client,server} (the host's CPU time),
 # JOB_kinsns_rpc_{client,server} (thousands of instructions) and
-# JOB_{rpcrdma,rxe,sunrpc}_insns_rpc_* (instructions), and
+# JOB_{rpcrdma,rxe,sunrpc,ibcore}_insns_rpc_* (instructions), and
 # JOB_{ctxsw,irqs}_rpc_{client,server} (each guest's context switches and
 # device interrupts per RPC).
 #
@@ -69,14 +69,14 @@ load_module() {
 }
 
 # text_ranges: tell the host's instruction counter (insn-count.so) where
-# the code of rpcrdma.ko, rdma_rxe.ko and sunrpc.ko is now: "NAME START
-# END" per module, in that order, from their functions in /proc/kallsyms
-# (END: the page after the one holding the last function, so that its
-# body is in).
+# the code of rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko is now:
+# "NAME START END" per module, in that order (the plugin's counts keep
+# it), from their functions in /proc/kallsyms (END: the page after the
+# one holding the last function, so that its body is in).
 text_ranges() {
 	local m lo hi
 
-	for m in rpcrdma rdma_rxe sunrpc; do
+	for m in rpcrdma rdma_rxe sunrpc ib_core; do
 		# Fixed-width hex addresses: sorted as text, sorted as numbers.
 		read -r lo hi < <(grep -E "^[0-9a-f]+ [tT] .*[[:space:]]\[$m\]\$" \
 			/proc/kallsyms | sort | sed -n '1p;$p' |
@@ -251,10 +251,11 @@ cpu_sampler() {
 
 # cpu_mark prep|begin|end LABEL [RPCS OPS WRPCS]: "BUSY ALL CTXT IRQS"
 # (cpu_busy) now in this guest, then in the other, then the host CPU time
-# of the client's and the server's QEMU in nanoseconds and the instructions the
-# client and the server have executed in all, in rpcrdma.ko and in
-# rdma_rxe.ko (selftests/bench/host_cpu.py answers each mark on the host;
-# -1 without instruction counts).  With BENCH_PROFILE=1, prep
+# of the client's and the server's QEMU in nanoseconds and, client then
+# server, each count of insn-count.so in the order of host_cpu.py's
+# FIELDS: the instructions executed in all, in rpcrdma.ko, rdma_rxe.ko,
+# sunrpc.ko and ib_core.ko (selftests/bench/host_cpu.py answers each mark
+# on the host; -1 for a count it does not have).  With BENCH_PROFILE=1, prep
 # starts the profiler in both guests before the job starts and end
 # stops it and reports it (RPCS: the RPCs sent in between).  OPS, the
 # operations the job completed, and WRPCS, the RPCs sent between the
@@ -283,6 +284,41 @@ cpu_mark() {
 # per_rpc COUNT RPCS: COUNT per RPC, two decimals.
 per_rpc() {
 	awk -v n="$1" -v r="$2" 'BEGIN { printf "%.2f", r ? n / r : 0 }'
+}
+
+# The insn-count.so counts of a mark's line (after BUSY ALL CTXT IRQS of
+# both guests and the host's two times), in host_cpu.py's FIELDS order,
+# client then server for each: COUNT_FIELDS names them, from 0.
+COUNT_FIELDS=(insns rpcrdma_insns rxe_insns sunrpc_insns ibcore_insns)
+
+# count_summary client|server RPCS: the guest's instructions per RPC, in
+# all and in the modules, for the log (as count_grew).
+count_summary() {
+	local m n out="$1"
+
+	for m in insns rpcrdma_insns rxe_insns ibcore_insns; do
+		n=$(count_grew $m "$1")
+		[ -n "$n" ] || continue
+		out+=" $(( n / $2 )) ${m//_/ }"
+	done
+	echo "$out"
+}
+
+# count_grew NAME client|server: how much that count (COUNT_FIELDS) grew
+# from the begin mark to the end mark, whose fields are in the arrays
+# mark_b and mark_e of the caller (measure); nothing if it was not
+# counted at both.
+count_grew() {
+	local f i
+
+	for f in "${!COUNT_FIELDS[@]}"; do
+		[ "${COUNT_FIELDS[$f]}" = "$1" ] && break
+	done
+	[ "${COUNT_FIELDS[$f]}" = "$1" ] || return 0
+	i=$((10 + 2 * f))
+	[ "$2" = server ] && i=$((i + 1))
+	[ "${mark_b[$i]:--1}" -ge 0 ] && [ "${mark_e[$i]:--1}" -ge 0 ] || return 0
+	echo $(( mark_e[i] - mark_b[i] ))
 }
 
 # record ROUND MODULE METRIC VALUE (round 0, the warm-up, is not kept)
@@ -391,10 +427,10 @@ metadata_job() {
 # counting) and closes when CMD ends.
 measure() {
 	local round=$1 mod=$2 job=$3 unit=$4 ramp=$5 res ops pid wrpcs rpcs=
-	local cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0 cins0 sins0
-	local crpc0 srpc0 crxe0 srxe0 csun0 ssun0
-	local cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1 cins1 sins1
-	local crpc1 srpc1 crxe1 srxe1 csun1 ssun1
+	local cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0
+	local cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1
+	local -a mark_b mark_e
+	local role m n cins sins
 	shift 5
 
 	rm -f /tmp/job.started /tmp/job.out
@@ -428,12 +464,12 @@ measure() {
 	[ "$wrpcs" -gt 0 ] || fail "$job: no RPCs in the measured window"
 	record "$round" "$mod" "${job}_$unit" "${res% *}"
 	# Guests' busy and all jiffies, context switches and device
-	# interrupts, then the host's nanoseconds and the instruction counts
-	# (-1 without insn-count.so), client then server.
-	read -r cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0 cins0 sins0 \
-		crpc0 srpc0 crxe0 srxe0 csun0 ssun0 </tmp/cpu.begin
-	read -r cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1 cins1 sins1 \
-		crpc1 srpc1 crxe1 srxe1 csun1 ssun1 </tmp/cpu.end
+	# interrupts, then the host's nanoseconds, client then server, then
+	# insn-count.so's counts (COUNT_FIELDS; -1 without it).
+	read -ra mark_b </tmp/cpu.begin
+	read -ra mark_e </tmp/cpu.end
+	read -r cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0 _ <<<"${mark_b[*]}"
+	read -r cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1 _ <<<"${mark_e[*]}"
 	# Jiffies are 10 ms: microseconds per operation.
 	record "$round" "$mod" "${job}_cpu_us_client" \
 		$(( (cb1 - cb0) * 10000 / ops ))
@@ -462,28 +498,24 @@ measure() {
 	# Instructions per RPC: the RPCs are counted at the marks themselves,
 	# where the job's operations are counted by fio over a window of
 	# its own, which the marks miss by a varying fraction of a second.
-	if [ "$cins0" -ge 0 ] && [ "$sins0" -ge 0 ]; then
+	cins=$(count_grew insns client)
+	sins=$(count_grew insns server)
+	if [ -n "$cins" ] && [ -n "$sins" ]; then
 		record "$round" "$mod" "${job}_kinsns_rpc_client" \
-			$(( (cins1 - cins0) / 1000 / wrpcs ))
+			$(( cins / 1000 / wrpcs ))
 		record "$round" "$mod" "${job}_kinsns_rpc_server" \
-			$(( (sins1 - sins0) / 1000 / wrpcs ))
-		record "$round" "$mod" "${job}_rpcrdma_insns_rpc_client" \
-			$(( (crpc1 - crpc0) / wrpcs ))
-		record "$round" "$mod" "${job}_rpcrdma_insns_rpc_server" \
-			$(( (srpc1 - srpc0) / wrpcs ))
-		record "$round" "$mod" "${job}_rxe_insns_rpc_client" \
-			$(( (crxe1 - crxe0) / wrpcs ))
-		record "$round" "$mod" "${job}_rxe_insns_rpc_server" \
-			$(( (srxe1 - srxe0) / wrpcs ))
-		record "$round" "$mod" "${job}_sunrpc_insns_rpc_client" \
-			$(( (csun1 - csun0) / wrpcs ))
-		record "$round" "$mod" "${job}_sunrpc_insns_rpc_server" \
-			$(( (ssun1 - ssun0) / wrpcs ))
-		echo "  $job: $wrpcs RPCs; instructions per RPC: client" \
-			"$(( (cins1 - cins0) / wrpcs )), $(( (crpc1 - crpc0) / wrpcs ))" \
-			"in rpcrdma, $(( (crxe1 - crxe0) / wrpcs )) in rdma_rxe;" \
-			"server $(( (sins1 - sins0) / wrpcs )), $(( (srpc1 - srpc0) / wrpcs ))" \
-			"in rpcrdma, $(( (srxe1 - srxe0) / wrpcs )) in rdma_rxe"
+			$(( sins / 1000 / wrpcs ))
+		for role in client server; do
+			for m in rpcrdma rxe sunrpc ibcore; do
+				n=$(count_grew "${m}_insns" $role)
+				[ -z "$n" ] ||
+					record "$round" "$mod" \
+						"${job}_${m}_insns_rpc_$role" \
+						$(( n / wrpcs ))
+			done
+		done
+		echo "  $job: $wrpcs RPCs; per RPC: $(count_summary client "$wrpcs");" \
+			"$(count_summary server "$wrpcs")"
 	fi
 	rdma_counters_delta /tmp/rdma.before /tmp/rdma.after "this guest, whole job"
 }
