@@ -16,9 +16,11 @@ all of them without it), then creates OUT/hostmarked-N.flag for the
 guest to read them.  Runs until killed.
 
 The counts, so far: the instructions executed in all, in rpcrdma.ko,
-rdma_rxe.ko, sunrpc.ko and ib_core.ko.  New counts are only ever
-appended, here as in the plugin's file, so a column keeps its place:
-column 3 and 4 are always the two guests' instructions.
+rdma_rxe.ko, sunrpc.ko and ib_core.ko; the iterations of REP string
+instructions, in all and charged to each of the four modules; the bytes
+they moved or stored, the same way (insn-count.c says how).  New counts
+are only ever appended, here as in the plugin's file, so a column keeps
+its place: column 3 and 4 are always the two guests' instructions.
 
 With --profile (BENCH_INSN_PROFILE=1), each mark also snapshots every
 guest's per-block instruction counts and module symbols, which
@@ -60,7 +62,9 @@ def qemu_pid(out, guest):
 
 # The counts of OUT/GUEST/insns, in the plugin's order (insn-count.c).
 MODULES = ("rpcrdma", "rxe", "sunrpc", "ibcore")
-FIELDS = ("insns",) + tuple(f"{m}_insns" for m in MODULES)
+FIELDS = (("insns",) + tuple(f"{m}_insns" for m in MODULES) +
+          ("rep_iters",) + tuple(f"{m}_rep_iters" for m in MODULES) +
+          ("rep_bytes",) + tuple(f"{m}_rep_bytes" for m in MODULES))
 
 
 def insns(out, guest):

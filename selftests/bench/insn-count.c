@@ -1,20 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * QEMU TCG plugin: count the instructions a guest executes, in all and
- * in the text of four kernel modules, for make bench's cost figures.
+ * in the text of four kernel modules, and the work of its REP string
+ * instructions, for make bench's cost figures.
  *
  *   qemu-system-x86_64 ... -plugin PATH/insn-count.so,out=OUT,text=TEXT
  *
- * OUT holds little-endian 64-bit counts, rewritten every millisecond:
- * the guest's instructions so far (all vCPUs), then those executed in
- * each of the four text ranges that TEXT lists.  Fields are only ever
- * appended: the first four are the whole of the file this plugin wrote
- * when it counted three ranges.  TEXT, which the guest writes
- * (text_ranges in bench-lib.sh) and may rewrite whenever it loads a
- * module, holds one "NAME START END" line per range, addresses in hex:
- * the bench lists rpcrdma.ko, rdma_rxe.ko, sunrpc.ko (where the stock
- * transport's header XDR runs, in the generic xdr_stream helpers) and
- * ib_core.ko.  host_cpu.py reads OUT at every mark the bench makes.
+ * OUT holds little-endian 64-bit counts, rewritten every millisecond
+ * (OUT_FIELDS of them; fields are only ever appended, so a reader that
+ * knows the first N still finds them where they were):
+ *
+ *   0       the guest's instructions so far (all vCPUs);
+ *   1-4     those executed in each of the four text ranges TEXT lists;
+ *   5       the iterations of the guest's REP string instructions;
+ *   6-9     those charged to each range (below);
+ *   10      the bytes REP MOVS, STOS, INS and OUTS moved or stored;
+ *   11-14   those charged to each range.
+ *
+ * Fields 0-3 are the whole of the file this plugin wrote when it counted
+ * three ranges.  TEXT, which the guest writes (text_ranges in
+ * bench-lib.sh) and may rewrite whenever it loads a module, holds one
+ * "NAME START END" line per range, addresses in hex: the bench lists
+ * rpcrdma.ko, rdma_rxe.ko, sunrpc.ko (where the stock transport's header
+ * XDR runs, in the generic xdr_stream helpers) and ib_core.ko.
+ * host_cpu.py reads OUT at every mark the bench makes.
  *
  * Unlike any clock, these counts do not depend on how fast the host
  * runs the guest or how often it is descheduled, so the instructions a
@@ -30,6 +39,34 @@
  * counted wherever and whenever it was translated; the counters of a
  * page a module left are simply not summed once TEXT no longer lists it.
  *
+ * REP string instructions.  QEMU 10 runs a REP MOVS, STOS, CMPS, SCAS,
+ * LODS, INS or OUTS to its end inside its translation block, so the
+ * count above takes it for one instruction whatever its length: copying
+ * a page costs as much as one move.  So every such instruction (found
+ * by its bytes at translation: legacy prefixes, F2 or F3, an optional
+ * REX, then the opcode) gets a callback, and only those do, which reads
+ * RCX (ECX under an 0x67 prefix) before it runs: the iterations it will
+ * make, and, times the element size (1; 2, 4 or 8 by 0x66 and REX.W),
+ * the bytes it will move or store.  QEMU leaves a long one every 64 Ki
+ * iterations and re-enters it with EFLAGS.RF set, as it does after an
+ * interrupt or a fault in the middle; a callback that finds RF set
+ * counts nothing, as the count at its start took the whole.  REPE and
+ * REPNE CMPS and SCAS count RCX, their bound, whether or not the
+ * comparison ends them early; a fault whose fixup abandons the copy
+ * (a bad user address) leaves its remaining iterations counted.
+ *
+ * A REP instruction in the module area is charged to its own page.  One
+ * in the kernel's own text (nokaslr: below the module area) is charged
+ * to its caller's page when it runs in a leaf string function that a
+ * module called directly: memcpy(), memset() and memmove() end in REP
+ * MOVSB or STOSB on CPUs with FSRM and FSRS (QEMU's "max" has both: the
+ * bench's profiles show no memcpy_orig() or memset_orig()) and push
+ * nothing, so the word at RSP is the module's return address.  The
+ * callback reads it and charges the module only if that address lies in
+ * the module area right after a CALL rel32 into the kernel's text.  A
+ * copy made deeper in the kernel on a module's behalf (copy_to_iter(),
+ * an skb helper) is in the guest's total only, as its instructions are.
+ *
  * With profile=1, it also keeps a count for every translation block
  * that starts in kernel code (the kernel's text and every module's), by
  * address, and writes them out on
@@ -39,7 +76,7 @@
  * removes OUT.req.  insn_profile.py turns two such snapshots into the
  * instructions each function executed between them.
  *
- * The plugin API is QEMU's stable C ABI (version 2 and later, QEMU 9.0
+ * The plugin API is QEMU's stable C ABI (version 4 and later, QEMU 9.2
  * on); qemu-plugin-api.h declares the few calls used here, since Debian
  * ships no qemu-plugin.h.
  */
@@ -70,10 +107,38 @@
 #define PROFILE_SLOTS		1048576
 #define PROFILE_HASH		(2 * PROFILE_SLOTS)
 
+/* The fields of OUT: see the top of this file. */
+enum {
+	OUT_INSNS = 0,
+	OUT_REP_ITERS = 1 + NR_RANGES,
+	OUT_REP_BYTES = 2 * (1 + NR_RANGES),
+	OUT_FIELDS = 3 * (1 + NR_RANGES),
+};
+
+/*
+ * A REP string instruction as decoded at translation, passed to its
+ * callback as the callback's userdata: the element size, whether ECX
+ * counts, whether it moves or stores bytes, and where it is (a page of
+ * the module area, or the kernel's text).
+ */
+#define REP_SIZE_MASK		0x0fUL
+#define REP_ADDR32		0x10UL
+#define REP_STORES		0x20UL
+#define REP_KERNEL		0x40UL
+#define REP_MODULE		0x80UL
+#define REP_PAGE_SHIFT		8
+
+#define EFLAGS_RF		(1ULL << 16)
+#define CALL_REL32		0xe8
+
 /* One vCPU's counters: its scoreboard entry. */
 struct insn_counts {
 	__u64 total;
+	__u64 rep_iters;
+	__u64 rep_bytes;
 	__u64 page[AREA_PAGES];
+	__u64 rep_page_iters[AREA_PAGES];
+	__u64 rep_page_bytes[AREA_PAGES];
 };
 
 struct text_range {
@@ -86,7 +151,7 @@ struct block_counts {
 	__u64 insns[PROFILE_SLOTS];
 };
 
-__attribute__((visibility("default"))) int qemu_plugin_version = 2;
+__attribute__((visibility("default"))) int qemu_plugin_version = 4;
 
 static struct qemu_plugin_scoreboard *counts;
 static struct qemu_plugin_scoreboard *block_board;
@@ -100,6 +165,13 @@ static struct text_range ranges[NR_RANGES];
 static const char *text_path;
 static struct timespec text_mtime;
 static __u64 *shared;
+/* The registers a REP callback reads, found when the first vCPU starts. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool regs_looked_up;
+static struct qemu_plugin_register *reg_rcx, *reg_rsp, *reg_eflags;
+static bool rep_counting;
+/* Each vCPU thread's buffer for register and memory reads. */
+static __thread GByteArray *scratch;
 
 static struct qemu_plugin_u64 count_slot(size_t offset)
 {
@@ -140,15 +212,212 @@ static struct qemu_plugin_u64 page_slot(size_t page)
 	return count_slot(offsetof(struct insn_counts, page[page]));
 }
 
+/* Little-endian bytes to a number. */
+static __u64 le_bytes(const unsigned char *b, size_t len)
+{
+	__u64 v = 0;
+
+	while (len--)
+		v = v << 8 | b[len];
+	return v;
+}
+
+/*
+ * If the @len bytes at @b are a REP string instruction, its REP_SIZE_MASK,
+ * REP_ADDR32 and REP_STORES bits (the size never 0); else 0.
+ */
+static unsigned long rep_decode(const unsigned char *b, size_t len)
+{
+	bool rep = false, opsize = false, addr32 = false, rexw = false;
+	unsigned long wide, info;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		switch (b[i]) {
+		case 0xf2: case 0xf3:
+			rep = true;
+			continue;
+		case 0x66:
+			opsize = true;
+			continue;
+		case 0x67:
+			addr32 = true;
+			continue;
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64:
+		case 0x65: case 0xf0:
+			continue;
+		}
+		break;
+	}
+	if (i < len && (b[i] & 0xf0) == 0x40) {
+		rexw = b[i] & 0x08;
+		i++;
+	}
+	/* A string instruction has no operand bytes: the opcode is last. */
+	if (!rep || i + 1 != len)
+		return 0;
+	wide = rexw ? 8 : opsize ? 2 : 4;
+	switch (b[i]) {
+	case 0xa4: case 0xaa:			/* MOVSB, STOSB */
+		info = 1 | REP_STORES;
+		break;
+	case 0xa5: case 0xab:			/* MOVS, STOS W/D/Q */
+		info = wide | REP_STORES;
+		break;
+	case 0xa6: case 0xac: case 0xae:	/* CMPSB, LODSB, SCASB */
+		info = 1;
+		break;
+	case 0xa7: case 0xad: case 0xaf:	/* CMPS, LODS, SCAS W/D/Q */
+		info = wide;
+		break;
+	case 0x6c: case 0x6e:			/* INSB, OUTSB */
+		info = 1 | REP_STORES;
+		break;
+	case 0x6d: case 0x6f:			/* INS, OUTS W/D: no REX.W form */
+		info = (opsize ? 2 : 4) | REP_STORES;
+		break;
+	default:
+		return 0;
+	}
+	return info | (addr32 ? REP_ADDR32 : 0);
+}
+
+/* The userdata of @insn's REP callback, or 0 if it is no REP string insn. */
+static unsigned long rep_info(struct qemu_plugin_insn *insn)
+{
+	unsigned char bytes[16];
+	size_t len = qemu_plugin_insn_size(insn);
+	unsigned long info;
+	__u64 pc;
+
+	if (len < 2 || len > 15 ||
+	    qemu_plugin_insn_data(insn, bytes, len) != len)
+		return 0;
+	info = rep_decode(bytes, len);
+	if (!info)
+		return 0;
+	pc = qemu_plugin_insn_vaddr(insn);
+	if (pc >= MODULE_AREA_START && pc < MODULE_AREA_END)
+		info |= REP_MODULE | ((pc - MODULE_AREA_START) >> AREA_PAGE_SHIFT)
+					<< REP_PAGE_SHIFT;
+	else if (pc >= KERNEL_TEXT_START && pc < MODULE_AREA_START)
+		info |= REP_KERNEL;
+	return info;
+}
+
+static GByteArray *scratch_buffer(void)
+{
+	if (!scratch)
+		scratch = g_byte_array_new();
+	return scratch;
+}
+
+/* Register @reg of the vCPU running the callback, in @val. */
+static bool reg_read(struct qemu_plugin_register *reg, __u64 *val)
+{
+	GByteArray *buf = scratch_buffer();
+	int len;
+
+	g_byte_array_set_size(buf, 0);	/* the register is appended */
+	len = qemu_plugin_read_register(reg, buf);
+	if (len <= 0 || len > 8 || buf->len < (unsigned int)len)
+		return false;
+	*val = le_bytes(buf->data, len);
+	return true;
+}
+
+/* @len (at most 8) bytes of guest memory at virtual address @addr. */
+static bool mem_read(__u64 addr, unsigned char *dest, size_t len)
+{
+	GByteArray *buf = scratch_buffer();
+
+	if (!qemu_plugin_read_memory_vaddr(addr, buf, len) || buf->len < len)
+		return false;
+	memcpy(dest, buf->data, len);
+	return true;
+}
+
+/*
+ * For a REP instruction in the kernel's text: the module-area page of
+ * the call that led to it, if the word at RSP is a return address right
+ * after a CALL rel32 in the module area into the kernel's text (a leaf
+ * string function a module called); -1 otherwise.
+ */
+static long caller_page(void)
+{
+	unsigned char word[8], call[5];
+	__u64 sp, ret, target;
+
+	if (!reg_read(reg_rsp, &sp) || !mem_read(sp, word, 8))
+		return -1;
+	ret = le_bytes(word, 8);
+	if (ret < MODULE_AREA_START + 5 || ret > MODULE_AREA_END)
+		return -1;
+	if (!mem_read(ret - 5, call, 5) || call[0] != CALL_REL32)
+		return -1;
+	target = ret + (__s64)(__s32)le_bytes(call + 1, 4);
+	if (target < KERNEL_TEXT_START || target >= MODULE_AREA_START)
+		return -1;
+	return (ret - 5 - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
+}
+
+static void add(__u64 *counter, __u64 n)
+{
+	__atomic_store_n(counter, *counter + n, __ATOMIC_RELAXED);
+}
+
+/* Before a REP string instruction runs: count what it will do. */
+static void rep_exec(unsigned int vcpu, void *userdata)
+{
+	unsigned long info = (unsigned long)userdata;
+	struct insn_counts *c;
+	__u64 flags, n, bytes;
+	long page = -1;
+
+	/* Re-entered (after 64 Ki iterations, an interrupt, a fault). */
+	if (!reg_read(reg_eflags, &flags) || (flags & EFLAGS_RF))
+		return;
+	if (!reg_read(reg_rcx, &n))
+		return;
+	if (info & REP_ADDR32)
+		n &= 0xffffffffULL;
+	if (!n)
+		return;
+	bytes = info & REP_STORES ? n * (info & REP_SIZE_MASK) : 0;
+	c = qemu_plugin_scoreboard_find(counts, vcpu);
+	add(&c->rep_iters, n);
+	add(&c->rep_bytes, bytes);
+	if (info & REP_MODULE)
+		page = info >> REP_PAGE_SHIFT;
+	else if (info & REP_KERNEL)
+		page = caller_page();
+	if (page < 0)
+		return;
+	add(&c->rep_page_iters[page], n);
+	add(&c->rep_page_bytes[page], bytes);
+}
+
 static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	__u64 pc = qemu_plugin_tb_vaddr(tb);
-	size_t page;
+	struct qemu_plugin_insn *insn;
+	unsigned long info;
+	size_t page, i;
 	int slot;
 
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 							  count_slot(0), n);
+	if (__atomic_load_n(&rep_counting, __ATOMIC_ACQUIRE)) {
+		for (i = 0; i < n; i++) {
+			insn = qemu_plugin_tb_get_insn(tb, i);
+			info = rep_info(insn);
+			if (info)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, rep_exec,
+								       QEMU_PLUGIN_CB_R_REGS,
+								       (void *)info);
+		}
+	}
 	if (pc < KERNEL_TEXT_START || pc >= MODULE_AREA_END)
 		return;
 	if (pc >= MODULE_AREA_START) {
@@ -162,6 +431,38 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 	if (slot >= 0)
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 								  block_slot_u64(slot), n);
+}
+
+/* The first vCPU to start: find the registers the REP callback reads. */
+static void vcpu_init(__u64 id, unsigned int vcpu)
+{
+	const struct qemu_plugin_reg_descriptor *reg;
+	GArray *regs;
+	unsigned int i;
+
+	pthread_mutex_lock(&reg_lock);
+	if (regs_looked_up)
+		goto out;
+	regs_looked_up = true;
+	regs = qemu_plugin_get_registers();
+	for (i = 0; regs && i < regs->len; i++) {
+		reg = (const struct qemu_plugin_reg_descriptor *)regs->data + i;
+		if (!strcmp(reg->name, "rcx"))
+			reg_rcx = reg->handle;
+		else if (!strcmp(reg->name, "rsp"))
+			reg_rsp = reg->handle;
+		else if (!strcmp(reg->name, "eflags"))
+			reg_eflags = reg->handle;
+	}
+	if (regs)
+		g_array_free(regs, 1);
+	if (reg_rcx && reg_rsp && reg_eflags)
+		__atomic_store_n(&rep_counting, true, __ATOMIC_RELEASE);
+	else
+		fprintf(stderr, "insn-count: no rcx, rsp or eflags register: "
+			"REP string instructions not counted\n");
+out:
+	pthread_mutex_unlock(&reg_lock);
 }
 
 /* Lines "ADDRESS INSTRUCTIONS" of every profiled block, to @path. */
@@ -236,24 +537,53 @@ static void text_reload(void)
 	fclose(f);
 }
 
-static __u64 range_sum(const struct text_range *r)
+/* The sum over every vCPU of the @n counters from @offset of its entry. */
+static __u64 board_sum(size_t offset, size_t n)
 {
-	__u64 sum = 0, p;
+	int vcpu, vcpus = qemu_plugin_num_vcpus();
+	const __u64 *p;
+	__u64 sum = 0;
+	size_t i;
 
-	for (p = r->first_page; p < r->first_page + r->nr_pages; p++)
-		sum += qemu_plugin_u64_sum(page_slot(p));
+	for (vcpu = 0; vcpu < vcpus; vcpu++) {
+		p = (const __u64 *)((const char *)
+				    qemu_plugin_scoreboard_find(counts, vcpu) + offset);
+		for (i = 0; i < n; i++)
+			sum += __atomic_load_n(&p[i], __ATOMIC_RELAXED);
+	}
 	return sum;
+}
+
+/* Sum of the counters of range @r's pages, from the array at @offset. */
+static __u64 range_sum(const struct text_range *r, size_t offset)
+{
+	if (!r->nr_pages)
+		return 0;
+	return board_sum(offset + r->first_page * sizeof(__u64), r->nr_pages);
 }
 
 static void publish(void)
 {
-	int i;
+	static const size_t field_offset[3][2] = {
+		{ offsetof(struct insn_counts, total),
+		  offsetof(struct insn_counts, page) },
+		{ offsetof(struct insn_counts, rep_iters),
+		  offsetof(struct insn_counts, rep_page_iters) },
+		{ offsetof(struct insn_counts, rep_bytes),
+		  offsetof(struct insn_counts, rep_page_bytes) },
+	};
+	int kind, i;
 
-	__atomic_store_n(&shared[0], qemu_plugin_u64_sum(count_slot(0)),
-			 __ATOMIC_RELAXED);
-	for (i = 0; i < NR_RANGES; i++)
-		__atomic_store_n(&shared[1 + i], range_sum(&ranges[i]),
+	for (kind = 0; kind < 3; kind++) {
+		__u64 *out = shared + kind * (1 + NR_RANGES);
+
+		__atomic_store_n(&out[0], board_sum(field_offset[kind][0], 1),
 				 __ATOMIC_RELAXED);
+		for (i = 0; i < NR_RANGES; i++)
+			__atomic_store_n(&out[1 + i],
+					 range_sum(&ranges[i], field_offset[kind][1]),
+					 __ATOMIC_RELAXED);
+	}
 }
 
 static void *publish_loop(void *unused)
@@ -286,7 +616,7 @@ __attribute__((visibility("default")))
 int qemu_plugin_install(__u64 id, const struct qemu_info_t *info,
 			int argc, char **argv)
 {
-	size_t size = (1 + NR_RANGES) * sizeof(__u64);
+	size_t size = OUT_FIELDS * sizeof(__u64);
 	const char *path = NULL;
 	bool profile = false;
 	pthread_t publisher;
@@ -325,6 +655,7 @@ int qemu_plugin_install(__u64 id, const struct qemu_info_t *info,
 		sprintf(request_path, "%s.req", path);
 		block_board = qemu_plugin_scoreboard_new(sizeof(struct block_counts));
 	}
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	if (pthread_create(&publisher, NULL, publish_loop, NULL)) {

@@ -11,14 +11,26 @@ Metrics named *_cpu_us_client or *_cpu_us_server are CPU time per
 operation in that guest (*_host_cpu_us_*: the host's CPU time running
 it), *_kinsns_rpc_* the thousands of instructions it executed per RPC
 and *_{rpcrdma,rxe,sunrpc,ibcore}_insns_rpc_* the instructions it
-executed in rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko per RPC,
-*_transport_insns_rpc_*
-the sum of the rpcrdma and sunrpc counts, and *_ctxsw_rpc_* and
-*_irqs_rpc_* its context switches and device interrupts per RPC: lower
-is better, so their ratios are read the other way round (0.90 means
-ours costs 10% less).  The closing "highest CPU-per-operation ratio" is
-taken over the *_cpu_us_GUEST rows of the guest whose module is swapped
-(of both guests when the title begins "both ends").
+executed in rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko per RPC
+(a REP string instruction counted once, however long), and
+*_ctxsw_rpc_* and *_irqs_rpc_* its context switches and device
+interrupts per RPC: lower is better, so their ratios are read the other
+way round (0.90 means ours costs 10% less).  *_MODULE_rep_iters_rpc_*
+and *_MODULE_rep_bytes_rpc_* are the iterations of the REP string
+instructions charged to a module (its own, and those of the kernel's
+memcpy(), memset() and memmove() it called) and the bytes they moved or
+stored, *_rep_bytes_rpc_* those bytes in the whole guest.
+
+*_transport_insns_rpc_* is the transport's own work: the rpcrdma and
+sunrpc instruction counts together, plus the iterations of their REP
+string instructions, each counted as one instruction (a copy loop
+without REP executes at least one per element), so that a design which
+copies does not look free; *_transport_rep_bytes_rpc_* is the bytes
+those REP instructions moved or stored.
+
+The closing "highest CPU-per-operation ratio" is taken over the
+*_cpu_us_GUEST rows of the guest whose module is swapped (of both
+guests when the title begins "both ends").
 
 *_kinsns_rpc_*_less_rpcrdma, for the guest whose module is swapped (the
 title's first word), set its count with ours less what rpcrdma.ko
@@ -42,7 +54,9 @@ minute apart.  JOB_kinsns_rpc_both_less_transport takes the tested
 guest's rpcrdma.ko and sunrpc.ko counts out of ours (both guests' when
 the title begins "both ends"); one over its ratio is the throughput
 ratio a transport that cost nothing could reach against the same peer
-at the same host speed.
+at the same host speed.  (These floors take out the instructions
+proper, a REP instruction counted once, as the guest's whole count has
+them.)
 """
 import statistics
 import sys
@@ -60,7 +74,7 @@ def is_host_model(metric):
 def is_cost(metric):
     return not is_host_model(metric) and any(
         k in metric for k in ("_cpu_us_", "insns_", "_ctxsw_rpc_",
-                              "_irqs_rpc_"))
+                              "_irqs_rpc_", "_rep_"))
 
 
 def table(vals, metrics, title):
@@ -88,8 +102,21 @@ def table(vals, metrics, title):
     return medians
 
 
+def own_insns(vals, metric, rnd):
+    """The instructions of JOB_{rpcrdma,transport}_insns_rpc_GUEST in
+    round RND, per module, a REP string instruction counted once: what
+    the guest's whole count (JOB_kinsns_rpc_GUEST) holds of them."""
+    if "_transport_" not in metric:
+        return vals.get((metric, rnd), {})
+    a = vals.get((metric.replace("_transport_", "_rpcrdma_"), rnd), {})
+    b = vals.get((metric.replace("_transport_", "_sunrpc_"), rnd), {})
+    return {mod: a[mod] + b[mod] for mod in a.keys() & b.keys()}
+
+
 def add_transport(vals):
-    """JOB_transport_insns_rpc_GUEST: rpcrdma.ko and sunrpc.ko together.
+    """JOB_transport_insns_rpc_GUEST: rpcrdma.ko and sunrpc.ko together,
+    with the iterations of their REP string instructions when the run
+    counted them, and JOB_transport_rep_bytes_rpc_GUEST.
 
     The stock module's header codec runs in sunrpc's xdr_stream helpers,
     ours in rpcrdma.ko, so only the sum compares the two transports' own
@@ -100,6 +127,18 @@ def add_transport(vals):
         other = vals.get((metric.replace("_rpcrdma_", "_sunrpc_"), rnd))
         if not other:
             continue
+        reps = [vals.get((metric.replace("_rpcrdma_insns_",
+                                         f"_{m}_rep_iters_"), rnd), {})
+                for m in ("rpcrdma", "sunrpc")]
+        total = vals[(metric.replace("_rpcrdma_", "_transport_"), rnd)]
+        for mod in d.keys() & other.keys():
+            total[mod] = d[mod] + other[mod]
+            if all(mod in r for r in reps):
+                total[mod] += sum(r[mod] for r in reps)
+    for (metric, rnd), d in list(vals.items()):
+        if "_rpcrdma_rep_bytes_rpc_" not in metric:
+            continue
+        other = vals.get((metric.replace("_rpcrdma_", "_sunrpc_"), rnd), {})
         total = vals[(metric.replace("_rpcrdma_", "_transport_"), rnd)]
         for mod in d.keys() & other.keys():
             total[mod] = d[mod] + other[mod]
@@ -114,7 +153,7 @@ def add_floors(vals, tested):
             continue
         job, guest = metric.split("_kinsns_rpc_")
         for part in ("rpcrdma", "transport"):
-            own = vals.get((f"{job}_{part}_insns_rpc_{guest}", rnd), {})
+            own = own_insns(vals, f"{job}_{part}_insns_rpc_{guest}", rnd)
             if "ours" not in own:
                 continue
             vals[(f"{metric}_less_{part}", rnd)] = {
@@ -153,7 +192,7 @@ def add_host_model(vals, guests):
                 vals[(f"{job}_kinsns_rpc_both_less_transport",
                       rnd)][mod] = kinsns
                 continue
-            own = [vals.get((f"{job}_transport_insns_rpc_{g}", rnd), {})
+            own = [own_insns(vals, f"{job}_transport_insns_rpc_{g}", rnd)
                    for g in guests]
             if all("ours" in o for o in own):
                 vals[(f"{job}_kinsns_rpc_both_less_transport", rnd)][mod] = \

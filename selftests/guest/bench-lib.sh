@@ -16,16 +16,20 @@
 # per operation, which leaves out the time a guest's threads waited for a
 # host CPU, and the instructions each guest executed, in all, in
 # rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko, per RPC sent in the
-# window (counted by the QEMU plugin selftests/bench/insn-count.c,
+# window, with the iterations and the bytes of its REP string
+# instructions (counted by the QEMU plugin selftests/bench/insn-count.c,
 # independent of the host's speed).
 #
 # Results go to /out/bench.csv as "round,module,metric,value"; the cost
 # figures are metrics named JOB_cpu_us_{client,server} (the guests'
 # jiffies), JOB_host_cpu_us_{client,server} (the host's CPU time),
-# JOB_kinsns_rpc_{client,server} (thousands of instructions) and
-# JOB_{rpcrdma,rxe,sunrpc,ibcore}_insns_rpc_* (instructions), and
-# JOB_{ctxsw,irqs}_rpc_{client,server} (each guest's context switches and
-# device interrupts per RPC).
+# JOB_kinsns_rpc_{client,server} (thousands of instructions),
+# JOB_{rpcrdma,rxe,sunrpc,ibcore}_insns_rpc_* (instructions, a REP
+# string instruction counted once), JOB_{rpcrdma,rxe,sunrpc,ibcore}_rep_
+# {iters,bytes}_rpc_* (the iterations of REP string instructions charged
+# to the module and the bytes they moved or stored) and JOB_rep_bytes_rpc_*
+# (those bytes in the whole guest), and JOB_{ctxsw,irqs}_rpc_{client,server}
+# (each guest's context switches and device interrupts per RPC).
 #
 # BENCH_PROFILE=1 (with BENCH_KERNEL=test) also runs the ftrace function
 # profiler on rpcrdma.ko in both guests during every job and writes
@@ -254,8 +258,9 @@ cpu_sampler() {
 # of the client's and the server's QEMU in nanoseconds and, client then
 # server, each count of insn-count.so in the order of host_cpu.py's
 # FIELDS: the instructions executed in all, in rpcrdma.ko, rdma_rxe.ko,
-# sunrpc.ko and ib_core.ko (selftests/bench/host_cpu.py answers each mark
-# on the host; -1 for a count it does not have).  With BENCH_PROFILE=1, prep
+# sunrpc.ko and ib_core.ko, then the iterations and the bytes of REP
+# string instructions, in all and per module (selftests/bench/host_cpu.py
+# answers each mark on the host; -1 for a count it does not have).  With BENCH_PROFILE=1, prep
 # starts the profiler in both guests before the job starts and end
 # stops it and reports it (RPCS: the RPCs sent in between).  OPS, the
 # operations the job completed, and WRPCS, the RPCs sent between the
@@ -289,14 +294,17 @@ per_rpc() {
 # The insn-count.so counts of a mark's line (after BUSY ALL CTXT IRQS of
 # both guests and the host's two times), in host_cpu.py's FIELDS order,
 # client then server for each: COUNT_FIELDS names them, from 0.
-COUNT_FIELDS=(insns rpcrdma_insns rxe_insns sunrpc_insns ibcore_insns)
+COUNT_FIELDS=(insns rpcrdma_insns rxe_insns sunrpc_insns ibcore_insns
+	rep_iters rpcrdma_rep_iters rxe_rep_iters sunrpc_rep_iters
+	ibcore_rep_iters rep_bytes rpcrdma_rep_bytes rxe_rep_bytes
+	sunrpc_rep_bytes ibcore_rep_bytes)
 
 # count_summary client|server RPCS: the guest's instructions per RPC, in
-# all and in the modules, for the log (as count_grew).
+# all and in the modules, and its REP bytes, for the log (as count_grew).
 count_summary() {
 	local m n out="$1"
 
-	for m in insns rpcrdma_insns rxe_insns ibcore_insns; do
+	for m in insns rpcrdma_insns rxe_insns ibcore_insns rep_bytes; do
 		n=$(count_grew $m "$1")
 		[ -n "$n" ] || continue
 		out+=" $(( n / $2 )) ${m//_/ }"
@@ -512,6 +520,19 @@ measure() {
 					record "$round" "$mod" \
 						"${job}_${m}_insns_rpc_$role" \
 						$(( n / wrpcs ))
+			done
+			# REP string instructions: an older plugin has none.
+			n=$(count_grew rep_bytes $role)
+			[ -z "$n" ] && continue
+			record "$round" "$mod" "${job}_rep_bytes_rpc_$role" \
+				"$(per_rpc "$n" "$wrpcs")"
+			for m in rpcrdma rxe sunrpc ibcore; do
+				for n in iters bytes; do
+					record "$round" "$mod" \
+						"${job}_${m}_rep_${n}_rpc_$role" \
+						"$(per_rpc "$(count_grew "${m}_rep_$n" $role)" \
+							"$wrpcs")"
+				done
 			done
 		done
 		echo "  $job: $wrpcs RPCs; per RPC: $(count_summary client "$wrpcs");" \
