@@ -57,6 +57,18 @@ ratio a transport that cost nothing could reach against the same peer
 at the same host speed.  (These floors take out the instructions
 proper, a REP instruction counted once, as the guest's whole count has
 them.)
+
+The last line is the verdict against the goal (VERDICT_JOBS: the six
+jobs of BENCH_JOBS), for the guest whose module is swapped (both
+guests for "both ends"): JOB_transport_insns_rpc_GUEST at most GOAL
+(0.90) of stock's on every job, and, over the same rounds, the guards:
+JOB_rxe_insns_rpc_GUEST, JOB_ibcore_insns_rpc_GUEST and
+JOB_ctxsw_rpc_GUEST at most GUARD (1.02) of stock's, and the REP bytes
+per RPC charged to the transport, to rdma_rxe and to ib_core no more
+than 2% above stock's, or REP_SLACK (8) bytes above, whichever is more
+(a figure near zero would fail on a stray memset otherwise).  A job the
+run did not measure, or a guard it has no figure for, is listed as not
+measured: the verdict is then INCOMPLETE, not PASS.
 """
 import statistics
 import sys
@@ -65,6 +77,22 @@ from collections import defaultdict
 
 THROUGHPUT_UNITS = ("_MBps", "_iops", "_ops_per_s")
 HOST_MODEL = ("_host_cores_busy", "_host_ns_kinsn")
+
+# The verdict (see the docstring): BENCH_JOBS's names and their metrics'.
+VERDICT_JOBS = (("write", "seq_write"), ("read", "seq_read"),
+                ("randread", "rand_read_4k"), ("randwrite", "rand_write_4k"),
+                ("metadata", "metadata"),
+                ("nconnect", "nconnect4_rand_read_4k"))
+GOAL = 0.90
+GUARD = 1.02
+REP_SLACK = 8.0
+# (label, metric between JOB_ and _GUEST, compared as bytes)
+GUARDS = (("rxe", "rxe_insns_rpc", False),
+          ("ib_core", "ibcore_insns_rpc", False),
+          ("ctxsw", "ctxsw_rpc", False),
+          ("REP bytes transport", "transport_rep_bytes_rpc", True),
+          ("REP bytes rxe", "rxe_rep_bytes_rpc", True),
+          ("REP bytes ib_core", "ibcore_rep_bytes_rpc", True))
 
 
 def is_host_model(metric):
@@ -199,6 +227,85 @@ def add_host_model(vals, guests):
                     kinsns - sum(o["ours"] for o in own) / 1000
 
 
+def round_ratio(ours, stock):
+    """ours / stock; for a stock figure of 0, 1 if ours is 0 too."""
+    if stock > 0:
+        return ours / stock
+    return 1.0 if ours <= 0 else float("inf")
+
+
+def verdict(vals, label, guests):
+    """The verdict line against the goal (see the docstring)."""
+    misses, guard_misses, missing, measured = [], [], [], []
+    guard_missing = defaultdict(list)
+    worst = None
+    for short, job in VERDICT_JOBS:
+        for guest in guests:
+            where = short if len(guests) == 1 else f"{short} {guest}"
+            metric = f"{job}_transport_insns_rpc_{guest}"
+            rounds = sorted((rnd for (m, rnd), d in vals.items()
+                             if m == metric and "ours" in d and "stock" in d
+                             and d["stock"] > 0), key=int)
+            if not rounds:
+                missing.append((short, where))
+                continue
+            r = statistics.median(vals[(metric, rnd)]["ours"] /
+                                  vals[(metric, rnd)]["stock"]
+                                  for rnd in rounds)
+            measured.append(where)
+            if worst is None or r > worst[0]:
+                worst = (r, where)
+            if r > GOAL:
+                misses.append(f"{r:.2f} ({where})")
+            for name, stem, as_bytes in GUARDS:
+                rows = [vals.get((f"{job}_{stem}_{guest}", rnd), {})
+                        for rnd in rounds]
+                rows = [d for d in rows if "ours" in d and "stock" in d]
+                if not rows:
+                    guard_missing[name].append(where)
+                    continue
+                g = statistics.median(round_ratio(d["ours"], d["stock"])
+                                      for d in rows)
+                if g <= GUARD:
+                    continue
+                if not as_bytes:
+                    guard_misses.append(f"{name} {g:.2f} ({where})")
+                    continue
+                more = statistics.median(d["ours"] - d["stock"] for d in rows)
+                if more > REP_SLACK:
+                    guard_misses.append(f"{name} {g:.2f}, +{more:.0f} B "
+                                        f"({where})")
+    if worst is None:
+        return (f"verdict {label}: NOT MEASURED "
+                "(no transport instruction counts)")
+    if misses:
+        goal = f"transport {', '.join(misses)} > {GOAL:.2f}"
+    else:
+        goal = (f"transport <= {GOAL:.2f} (highest {worst[0]:.2f}, "
+                f"{worst[1]})")
+    guards = (f"guards: {', '.join(guard_misses)} > {GUARD:.2f}"
+              if guard_misses else "guards ok where measured"
+              if guard_missing else "guards ok")
+    status = ("FAIL" if misses or guard_misses else
+              "INCOMPLETE" if missing or guard_missing else "PASS")
+    line = f"verdict {label}: {status} {goal}; {guards}"
+    if missing:
+        # A job missing for every guest (not in BENCH_JOBS): its name.
+        names = []
+        for short, where in missing:
+            whole = [s for s, _ in missing].count(short) == len(guests)
+            if (short if whole else where) not in names:
+                names.append(short if whole else where)
+        line += f"; not measured: {' '.join(names)}"
+    if guard_missing:
+        # A guard missing on every job measured, the usual case (a run
+        # made before the figure existed), takes its name alone.
+        line += "; guards not measured: " + ", ".join(
+            name if wheres == measured else f"{name} ({' '.join(wheres)})"
+            for name, wheres in guard_missing.items())
+    return line
+
+
 def main():
     path, title = sys.argv[1], sys.argv[2]
     vals = defaultdict(dict)
@@ -237,6 +344,7 @@ def main():
            "_host_" not in m]
     if cpu:
         print(f"highest CPU-per-operation ratio: {max(cpu):.2f}")
+    print(verdict(vals, "both" if tested == "both ends" else tested, guests))
     return 0
 
 

@@ -136,6 +136,139 @@ class RepStrings(unittest.TestCase):
                          {"stock": 200, "ours": 178})
 
 
+# Stock's figures per RPC of every job, in the tested guest.
+STOCK = {"rpcrdma_insns": 2000, "sunrpc_insns": 5000,
+         "rpcrdma_rep_iters": 0, "sunrpc_rep_iters": 0,
+         "rxe_insns": 11000, "ibcore_insns": 900, "ctxsw": 3.0,
+         "rpcrdma_rep_bytes": 0, "sunrpc_rep_bytes": 64,
+         "rxe_rep_bytes": 4096, "ibcore_rep_bytes": 0}
+# Ours: transport 0.80 of stock's, the rest as stock's.
+OURS = dict(STOCK, rpcrdma_insns=1600, sunrpc_insns=4000)
+
+
+def bench_csv(guests=("client",), jobs=None, rounds=3, **ours):
+    """A bench CSV of every job (or those of JOBS, BENCH_JOBS's names)
+    whose figures are STOCK's and OURS's, OURS changed by OURS: a
+    figure=value pair changes every job, figure={JOB: value} some."""
+    lines = []
+    for short, job in ratios.VERDICT_JOBS:
+        if jobs is not None and short not in jobs:
+            continue
+        for rnd in range(1, rounds + 1):
+            for guest in guests:
+                for mod, base in (("stock", STOCK), ("ours", OURS)):
+                    for fig, value in base.items():
+                        if mod == "ours" and fig in ours:
+                            change = ours[fig]
+                            if isinstance(change, dict):
+                                value = change.get(short, value)
+                            else:
+                                value = change
+                        if value is None:
+                            continue
+                        name = fig.replace("_insns", "_insns_rpc")
+                        name = name.replace("_rep_iters", "_rep_iters_rpc")
+                        name = name.replace("_rep_bytes", "_rep_bytes_rpc")
+                        name = name.replace("ctxsw", "ctxsw_rpc")
+                        lines.append(f"{rnd},{mod},{job}_{name}_{guest},"
+                                     f"{value}")
+    return "\n".join(lines) + "\n"
+
+
+def verdict_of(text, label="client", guests=("client",)):
+    vals = load(text.strip())
+    ratios.add_transport(vals)
+    return ratios.verdict(vals, label, guests)
+
+
+class Verdict(unittest.TestCase):
+    def test_pass(self):
+        self.assertEqual(verdict_of(bench_csv()),
+                         "verdict client: PASS transport <= 0.90 "
+                         "(highest 0.80, write); guards ok")
+
+    def test_goal_missed(self):
+        line = verdict_of(bench_csv(rpcrdma_insns={"randread": 2930}))
+        self.assertEqual(line, "verdict client: FAIL transport 0.99 "
+                         "(randread) > 0.90; guards ok")
+
+    def test_goal_missed_by_copying(self):
+        # 0.80 in instructions, but ours copies 4 KiB a call in REP MOVSB.
+        line = verdict_of(bench_csv(rpcrdma_rep_iters={"read": 4096},
+                                    rpcrdma_rep_bytes={"read": 4096}))
+        self.assertIn("FAIL transport 1.39 (read) > 0.90", line)
+        self.assertIn("REP bytes transport 65.00, +4096 B (read) > 1.02",
+                      line)
+
+    def test_rxe_guard(self):
+        line = verdict_of(bench_csv(rxe_insns={"write": 11500}))
+        self.assertEqual(line, "verdict client: FAIL transport <= 0.90 "
+                         "(highest 0.80, write); guards: rxe 1.05 (write) "
+                         "> 1.02")
+
+    def test_ib_core_guard(self):
+        line = verdict_of(bench_csv(ibcore_insns={"metadata": 1000}))
+        self.assertIn("FAIL", line)
+        self.assertIn("guards: ib_core 1.11 (metadata) > 1.02", line)
+
+    def test_ctxsw_guard(self):
+        line = verdict_of(bench_csv(ctxsw={"nconnect": 3.3}))
+        self.assertIn("guards: ctxsw 1.10 (nconnect) > 1.02", line)
+
+    def test_rep_bytes_guard(self):
+        # Work moved from the transport into rdma_rxe's copies.
+        line = verdict_of(bench_csv(rxe_rep_bytes={"randwrite": 8192}))
+        self.assertIn("guards: REP bytes rxe 2.00, +4096 B (randwrite) "
+                      "> 1.02", line)
+        # From nothing: any ratio is infinite; the bytes say how much.
+        line = verdict_of(bench_csv(ibcore_rep_bytes={"randread": 100}))
+        self.assertIn("REP bytes ib_core inf, +100 B (randread)", line)
+
+    def test_rep_bytes_slack(self):
+        # 8 bytes per RPC over stock's 64 (1.12) or over nothing pass.
+        line = verdict_of(bench_csv(sunrpc_rep_bytes=72,
+                                    ibcore_rep_bytes={"write": 4}))
+        self.assertIn("PASS", line)
+
+    def test_guards_on_the_goals_rounds(self):
+        # Rounds 4 to 7 have no transport figure: their rdma_rxe figures
+        # (1.18) are not counted, though they would make the median.
+        extra = "".join(f"{r},{m},seq_write_rxe_insns_rpc_client,{v}\n"
+                        for r in range(4, 8)
+                        for m, v in (("stock", 11000), ("ours", 13000)))
+        self.assertIn("PASS", verdict_of(bench_csv(rounds=3) + extra))
+
+    def test_jobs_not_measured(self):
+        line = verdict_of(bench_csv(jobs=("randread", "randwrite",
+                                          "metadata")))
+        self.assertEqual(line, "verdict client: INCOMPLETE transport <= "
+                         "0.90 (highest 0.80, randread); guards ok; "
+                         "not measured: write read nconnect")
+
+    def test_guards_not_measured(self):
+        # A run made before ib_core and REP instructions were counted.
+        line = verdict_of(bench_csv(**{f: None for f in STOCK
+                                       if "ibcore" in f or "bytes" in f}))
+        self.assertIn("INCOMPLETE", line)
+        self.assertIn("guards ok where measured; guards not measured: "
+                      "ib_core, REP bytes transport", line)
+
+    def test_both_ends(self):
+        line = verdict_of(bench_csv(guests=("client", "server"),
+                                    jobs=("read", "write"),
+                                    sunrpc_insns={"read": 6000}),
+                          "both", ("client", "server"))
+        self.assertEqual(line, "verdict both: FAIL transport 1.09 (read "
+                         "client), 1.09 (read server) > 0.90; guards ok; "
+                         "not measured: randread randwrite metadata "
+                         "nconnect")
+
+    def test_no_counts(self):
+        self.assertEqual(verdict_of("1,ours,job_iops,1\n1,stock,job_iops,1"),
+                         "verdict client: NOT MEASURED (no transport "
+                         "instruction counts)")
+
+
 class Report(unittest.TestCase):
     def test_tables_and_prediction(self):
         with tempfile.NamedTemporaryFile("w", suffix=".csv") as f:
@@ -153,6 +286,9 @@ class Report(unittest.TestCase):
         host = text.split("the host (cores busy")[1]
         self.assertRegex(host, r"job_host_ns_kinsn .* 1\.10 ")
         self.assertNotIn("job_host_cores_busy", text.split("CPU per")[0])
+        # The verdict comes last; this CSV has none of the six jobs.
+        self.assertEqual(text.splitlines()[-1], "verdict server: NOT "
+                         "MEASURED (no transport instruction counts)")
 
 
 if __name__ == "__main__":
