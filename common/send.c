@@ -16,7 +16,7 @@
 #include "rpcrdma/xdr_range.h"
 
 /* Is [@kaddr, @kaddr + @len) within the premapped message buffer? */
-static bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
+static inline bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
 				     const void *kaddr, unsigned int len)
 {
 	size_t off;
@@ -25,6 +25,19 @@ static bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
 		return false;
 	off = kaddr - ss->buf;
 	return off <= ss->buf_len && len <= ss->buf_len - off;
+}
+
+/* The next SGE; @mapped: bytes to unmap when the Send is done, or 0. */
+static inline void rpcrdma_send_sges_put(struct rpcrdma_send_sges *ss,
+					 u64 addr, unsigned int len,
+					 unsigned int mapped)
+{
+	struct ib_sge *sge = &ss->sge[ss->nr];
+
+	sge->addr = addr;
+	sge->length = len;
+	sge->lkey = ss->lkey;
+	ss->mapped[ss->nr++] = mapped;
 }
 
 /*
@@ -37,7 +50,6 @@ static int rpcrdma_send_sges_map(struct rpcrdma_send_sges *ss,
 				 unsigned int off, unsigned int len)
 {
 	unsigned int mapped = 0;
-	struct ib_sge *sge;
 	u64 addr;
 
 	if (ss->nr >= ss->max)
@@ -57,17 +69,28 @@ static int rpcrdma_send_sges_map(struct rpcrdma_send_sges *ss,
 			return -EIO;
 		mapped = len;
 	}
-	sge = &ss->sge[ss->nr];
-	sge->addr = addr;
-	sge->length = len;
-	sge->lkey = ss->lkey;
-	ss->mapped[ss->nr++] = mapped;
+	rpcrdma_send_sges_put(ss, addr, len, mapped);
+	return 0;
+}
+
+/* rpcrdma_send_sges_map() of kernel bytes, inline for the premapped. */
+static inline int rpcrdma_send_sges_map_kvec(struct rpcrdma_send_sges *ss,
+					     const void *kaddr,
+					     unsigned int len)
+{
+	u64 addr;
+
+	if (ss->nr >= ss->max || !rpcrdma_send_sges_in_buf(ss, kaddr, len))
+		return rpcrdma_send_sges_map(ss, kaddr, NULL, 0, len);
+	addr = ss->buf_dma + (kaddr - ss->buf);
+	ib_dma_sync_single_for_device(ss->device, addr, len, DMA_TO_DEVICE);
+	rpcrdma_send_sges_put(ss, addr, len, 0);
 	return 0;
 }
 
 /* SGE 0: the first @len bytes of the header buffer @hdr_buf. */
-static int rpcrdma_send_sges_map_hdr(struct rpcrdma_send_sges *ss,
-				     void *hdr_buf, unsigned int len)
+static inline int rpcrdma_send_sges_map_hdr(struct rpcrdma_send_sges *ss,
+					    void *hdr_buf, unsigned int len)
 {
 	struct ib_sge *sge = &ss->sge[0];
 
@@ -164,11 +187,10 @@ static int rpcrdma_send_sges_kvecs(struct rpcrdma_send_sges *ss,
 			 tail_len > tail->iov_len - (resume - tail_off)))
 		return -EAGAIN;
 	if (split)
-		rc = rpcrdma_send_sges_map(ss, head->iov_base, NULL, 0, split);
+		rc = rpcrdma_send_sges_map_kvec(ss, head->iov_base, split);
 	if (!rc && tail_len)
-		rc = rpcrdma_send_sges_map(ss, tail->iov_base +
-					   (resume - tail_off), NULL, 0,
-					   tail_len);
+		rc = rpcrdma_send_sges_map_kvec(ss, tail->iov_base +
+						(resume - tail_off), tail_len);
 	return rc;
 }
 
