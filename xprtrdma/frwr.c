@@ -416,7 +416,6 @@ int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
 	unsigned int i;
 	int rc;
 
-	/* Most replies (every inline one) have no MR to look at. */
 	if (!req->nr_mrs) {
 		xrdma_req_done(req);
 		return 0;

@@ -15,6 +15,20 @@
 #include "client.h"
 #include "trace.h"
 
+/* Where a Send of @req on @ep takes its SGEs from (see below). */
+static void xrdma_send_sges_setup(struct xrdma_req *req, struct xrdma_ep *ep)
+{
+	rpcrdma_send_sges_init(&req->sges, ep->device,
+			       ep->ib.pd->local_dma_lkey, ep->max_send_sge);
+	if (req->is_bc)
+		return;
+	rpcrdma_send_sges_premapped_hdr(&req->sges,
+					ep->hdr_dma[req - req->rx->reqs]);
+	if (xrdma_rpc_buf_premap(req, ep))
+		rpcrdma_send_sges_premapped_buf(&req->sges, req->rpc_buf,
+						req->rpc_buf_size, req->rpc_dma);
+}
+
 /**
  * xrdma_build_send - build the SGEs of a Send: header plus inline payload
  * @req: request with its transport header encoded in @req->hdr_buf
@@ -26,8 +40,9 @@
  * transport's statistics.  A slot's header buffer is mapped once per
  * connection (see connect.c), and so is its RPC buffer, from its first
  * Send on the connection (xrdma_rpc_buf_premap()): head and tail bytes
- * are then sent from those mappings.  A backchannel reply's buffers are
- * mapped per Send.
+ * are then sent from those mappings, and the slot's SGE setup stays
+ * as it is until the buffer is unmapped.  A backchannel reply's
+ * buffers are mapped per Send.
  *
  * Return: 0 or -EIO.
  */
@@ -37,22 +52,14 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 	struct xrdma_ep *ep = req->rx->ep;
 	int rc;
 
-	rpcrdma_send_sges_init(&req->sges, ep->device,
-			       ep->ib.pd->local_dma_lkey, ep->max_send_sge);
-	if (!req->is_bc) {
-		rpcrdma_send_sges_premapped_hdr(&req->sges,
-						ep->hdr_dma[req - req->rx->reqs]);
-		if (xrdma_rpc_buf_premap(req, ep))
-			rpcrdma_send_sges_premapped_buf(&req->sges, req->rpc_buf,
-							req->rpc_buf_size,
-							req->rpc_dma);
-	}
+	if (req->is_bc || req->rpc_dma_ep != ep)
+		xrdma_send_sges_setup(req, ep);
 	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_size,
 				     req->hdr_len, xdr, split, resume);
 	/* xrdma_hdr_buf_size() left room wherever a pull-up can happen. */
 	if (WARN_ON_ONCE(rc == -EMSGSIZE))
 		return -EIO;
-	if (!rc)
+	if (!rc && req->sges.pulled_up)
 		atomic64_add(req->sges.pulled_up,
 			     &req->rx->stats.pullup_copy_count);
 	return rc;
@@ -165,8 +172,8 @@ static void xrdma_plan_reply(const struct xrdma_ep *ep,
 }
 
 /* Transport header size of @p with @csegs Read segments. */
-static size_t xrdma_plan_hdr_size(const struct xrdma_plan *p,
-				  unsigned int csegs)
+static inline size_t xrdma_plan_hdr_size(const struct xrdma_plan *p,
+					 unsigned int csegs)
 {
 	return rpcrdma_hdr_size(csegs, !!p->wsegs, p->wsegs,
 				p->reply == XRDMA_REPLYCH, p->rsegs);

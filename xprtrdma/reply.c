@@ -57,8 +57,8 @@ VISIBLE_IF_KUNIT u32 xrdma_credit_window(u32 grant, bool bc_call, u32 window,
 }
 EXPORT_SYMBOL_IF_KUNIT(xrdma_credit_window);
 
-static void xrdma_update_credits(struct xrdma_xprt *rx, struct xrdma_ep *ep,
-				 u32 grant)
+static inline void xrdma_update_credits(struct xrdma_xprt *rx,
+					struct xrdma_ep *ep, u32 grant)
 {
 	struct rpc_xprt *xprt = &rx->xprt;
 
@@ -104,9 +104,9 @@ static int xrdma_fill_sparse(struct xdr_buf *buf, unsigned int offset,
  * the upper layer expected) and the bytes after it to the tail, after
  * the data item's implicit XDR pad.
  */
-static int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
-			      unsigned int len, bool write_chunk,
-			      u32 written)
+static inline int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
+				     unsigned int len, bool write_chunk,
+				     u32 written)
 {
 	struct rpc_rqst *rqst = &req->rqst;
 	struct xdr_buf *pb = &rqst->rq_private_buf;
@@ -222,9 +222,14 @@ static bool xrdma_is_call(const struct rpcrdma_hdr *hdr, const u8 *payload)
 	       p[1] == cpu_to_be32(RPC_CALL);
 }
 
-/* Record a reply's outcome, then invalidate: the RPC completes after. */
-static void xrdma_reply_finish(struct xrdma_req *req, int status, u32 credits,
-			       u32 proc, const u32 *inv_rkey)
+/*
+ * Record a reply's outcome, then invalidate: the RPC completes after.
+ * Inline, as are the helpers above it that every reply runs: a call
+ * costs a reply more than most of what they do.
+ */
+static inline void xrdma_reply_finish(struct xrdma_req *req, int status,
+				      u32 credits, u32 proc,
+				      const u32 *inv_rkey)
 {
 	if (status < 0) {
 		req->reply_status = status;
@@ -234,7 +239,11 @@ static void xrdma_reply_finish(struct xrdma_req *req, int status, u32 credits,
 		req->reply_len = status;
 	}
 	trace_xprtrdma_reply(&req->rqst, credits, proc, status, !!inv_rkey);
-	xrdma_mrs_invalidate(req, inv_rkey);
+	/* Most replies (every inline one) have no MR to look at. */
+	if (!req->nr_mrs)
+		xrdma_req_done(req);
+	else
+		xrdma_mrs_invalidate(req, inv_rkey);
 }
 
 /* Do the words after a header of @hdr_len bytes start an RPC Call? */
