@@ -16,8 +16,9 @@
 #include "rpcrdma/xdr_range.h"
 
 /* Is [@kaddr, @kaddr + @len) within the premapped message buffer? */
-static inline bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
-				     const void *kaddr, unsigned int len)
+static inline bool
+rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
+			 const void *kaddr, unsigned int len)
 {
 	size_t off;
 
