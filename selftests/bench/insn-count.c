@@ -128,7 +128,7 @@ enum {
 #define REP_MODULE		0x80UL
 #define REP_PAGE_SHIFT		8
 
-#define EFLAGS_RF		(1ULL << 16)
+#define EFLAGS_RF		0x10000ULL	/* bit 16 */
 #define CALL_REL32		0xe8
 
 /* One vCPU's counters: its scoreboard entry. */
@@ -171,7 +171,7 @@ static bool regs_looked_up;
 static struct qemu_plugin_register *reg_rcx, *reg_rsp, *reg_eflags;
 static bool rep_counting;
 /* Each vCPU thread's buffer for register and memory reads. */
-static __thread GByteArray *scratch;
+static __thread struct glib_byte_array *scratch;
 
 static struct qemu_plugin_u64 count_slot(size_t offset)
 {
@@ -305,7 +305,7 @@ static unsigned long rep_info(struct qemu_plugin_insn *insn)
 	return info;
 }
 
-static GByteArray *scratch_buffer(void)
+static struct glib_byte_array *scratch_buffer(void)
 {
 	if (!scratch)
 		scratch = g_byte_array_new();
@@ -315,7 +315,7 @@ static GByteArray *scratch_buffer(void)
 /* Register @reg of the vCPU running the callback, in @val. */
 static bool reg_read(struct qemu_plugin_register *reg, __u64 *val)
 {
-	GByteArray *buf = scratch_buffer();
+	struct glib_byte_array *buf = scratch_buffer();
 	int len;
 
 	g_byte_array_set_size(buf, 0);	/* the register is appended */
@@ -329,7 +329,7 @@ static bool reg_read(struct qemu_plugin_register *reg, __u64 *val)
 /* @len (at most 8) bytes of guest memory at virtual address @addr. */
 static bool mem_read(__u64 addr, unsigned char *dest, size_t len)
 {
-	GByteArray *buf = scratch_buffer();
+	struct glib_byte_array *buf = scratch_buffer();
 
 	if (!qemu_plugin_read_memory_vaddr(addr, buf, len) || buf->len < len)
 		return false;
@@ -437,7 +437,7 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 static void vcpu_init(__u64 id, unsigned int vcpu)
 {
 	const struct qemu_plugin_reg_descriptor *reg;
-	GArray *regs;
+	struct glib_array *regs;
 	unsigned int i;
 
 	pthread_mutex_lock(&reg_lock);
@@ -459,8 +459,8 @@ static void vcpu_init(__u64 id, unsigned int vcpu)
 	if (reg_rcx && reg_rsp && reg_eflags)
 		__atomic_store_n(&rep_counting, true, __ATOMIC_RELEASE);
 	else
-		fprintf(stderr, "insn-count: no rcx, rsp or eflags register: "
-			"REP string instructions not counted\n");
+		fprintf(stderr,
+			"insn-count: no rcx, rsp or eflags register: REP string instructions not counted\n");
 out:
 	pthread_mutex_unlock(&reg_lock);
 }

@@ -18,6 +18,7 @@
 #define RPCRDMA_QEMU_PLUGIN_API_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct qemu_info_t;
@@ -43,25 +44,26 @@ enum qemu_plugin_cb_flags {
 };
 
 /*
- * GLib's GArray and GByteArray, as the register calls pass them: the
- * plugin runs inside QEMU, which links GLib, and calls GLib's own
- * allocators, declared below, on them.
+ * GLib's GArray and GByteArray, as the register calls pass them (their
+ * layout is the ABI; the names are ours): the plugin runs inside QEMU,
+ * which links GLib, and calls GLib's own allocators, declared below,
+ * on them.
  */
-typedef struct {
+struct glib_array {
 	char *data;
 	unsigned int len;
-} GArray;
+};
 
-typedef struct {
+struct glib_byte_array {
 	unsigned char *data;
 	unsigned int len;
-} GByteArray;
+};
 
-GByteArray *g_byte_array_new(void);
-GByteArray *g_byte_array_set_size(GByteArray *array, unsigned int length);
-char *g_array_free(GArray *array, int free_segment);
+struct glib_byte_array *g_byte_array_new(void);
+struct glib_byte_array *g_byte_array_set_size(struct glib_byte_array *array, unsigned int length);
+char *g_array_free(struct glib_array *array, int free_segment);
 
-/* The elements of the GArray qemu_plugin_get_registers() returns. */
+/* The elements of the struct glib_array qemu_plugin_get_registers() returns. */
 struct qemu_plugin_reg_descriptor {
 	struct qemu_plugin_register *handle;
 	const char *name;
@@ -94,10 +96,11 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 						       void *userdata),
 					    enum qemu_plugin_cb_flags flags,
 					    void *userdata);
-GArray *qemu_plugin_get_registers(void);
+struct glib_array *qemu_plugin_get_registers(void);
 int qemu_plugin_read_register(struct qemu_plugin_register *handle,
-			      GByteArray *buf);
-_Bool qemu_plugin_read_memory_vaddr(__u64 addr, GByteArray *data, size_t len);
+			      struct glib_byte_array *buf);
+bool qemu_plugin_read_memory_vaddr(__u64 addr, struct glib_byte_array *data,
+				   size_t len);
 int qemu_plugin_num_vcpus(void);
 struct qemu_plugin_scoreboard *qemu_plugin_scoreboard_new(size_t element_size);
 void *qemu_plugin_scoreboard_find(struct qemu_plugin_scoreboard *score,
