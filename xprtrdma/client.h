@@ -41,6 +41,7 @@
 #define XRDMA_MAX_DATA_PAGES	256	/* largest payload: 1 MiB */
 #define XRDMA_MAX_MRS		8	/* MRs (segments) per RPC */
 #define XRDMA_MAX_CHUNKS	4	/* chunks per RPC */
+#define XRDMA_MR_STASH		2	/* MRs a slot keeps between RPCs */
 #define XRDMA_HDR_BUF_SIZE	1024	/* transport header buffer */
 #define XRDMA_BC_MAX_REQS	16	/* backchannel slots we offer */
 
@@ -319,6 +320,10 @@ struct xrdma_ep {
  * @chunks: storage for @offered
  * @segs: storage for @offered
  * @mrs: MRs registered for this RPC
+ * @mr_stash: MRs of the current connection this slot keeps from one RPC
+ *	for its next, out of the pool (no pool lock on the common path);
+ *	emptied when the connection's MRs are destroyed
+ * @nr_mr_stash: entries of @mr_stash in use
  * @nr_mrs: entries of @mrs in use
  * @mr_ep: endpoint that owns @mrs
  * @inv_cqe: completion of the last LocalInv
@@ -359,6 +364,8 @@ struct xrdma_req {
 	struct rpcrdma_segment segs[XRDMA_MAX_MRS];
 
 	struct xrdma_mr *mrs[XRDMA_MAX_MRS];
+	struct xrdma_mr *mr_stash[XRDMA_MR_STASH];
+	unsigned int nr_mr_stash;
 	unsigned int nr_mrs;
 	struct xrdma_ep *mr_ep;
 	struct ib_cqe inv_cqe;
@@ -484,6 +491,7 @@ void xrdma_mr_pool_destroy(struct xrdma_ep *ep);
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
 		       unsigned int offset, unsigned int len, bool writing);
 void xrdma_mrs_release(struct xrdma_req *req);
+void xrdma_mrs_unstash(struct xrdma_req *req);
 int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey);
 void xrdma_mrs_invalidate_sync(struct xrdma_req *req);
 struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,

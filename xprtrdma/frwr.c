@@ -7,7 +7,9 @@
  * invalidated: by the server with Send With Invalidate, by a LocalInv
  * we post after the reply, or by tearing down the endpoint.  A
  * request's rkeys are therefore never valid after its RPC completes:
- * the RPC completes only after the invalidation does.
+ * the RPC completes only after the invalidation does.  The request's
+ * slot then keeps up to XRDMA_MR_STASH of them for its next RPC, so
+ * that most RPCs take and return their MRs without the pool's lock.
  */
 #include <linux/highmem.h>
 #include <linux/sched/mm.h>
@@ -76,9 +78,19 @@ out:
 	return mr;
 }
 
-static struct xrdma_mr *xrdma_mr_get(struct xrdma_ep *ep)
+/* An MR for @req: one it kept from its last RPC, else one of the pool. */
+static struct xrdma_mr *xrdma_mr_get(struct xrdma_req *req,
+				     struct xrdma_ep *ep)
 {
 	struct xrdma_mr *mr;
+
+	if (req->nr_mr_stash) {
+		mr = req->mr_stash[--req->nr_mr_stash];
+		if (!WARN_ON_ONCE(mr->ep != ep))
+			return mr;
+		/* Not reachable: the stash goes with its connection. */
+		req->nr_mr_stash = 0;
+	}
 
 	spin_lock(&ep->mr_lock);
 	mr = list_first_entry_or_null(&ep->mr_free, struct xrdma_mr, node);
@@ -106,17 +118,32 @@ static void xrdma_mr_unmap(struct xrdma_mr *mr)
 	}
 }
 
-static void xrdma_mr_put(struct xrdma_mr *mr)
+/* @mr, unreachable by the server, goes back: to @req's stash or the pool. */
+static void xrdma_mr_put(struct xrdma_req *req, struct xrdma_mr *mr)
 {
 	struct xrdma_ep *ep = mr->ep;
 
 	xrdma_mr_unmap(mr);
 	mr->req = NULL;
 	mr->remote_invalidated = false;
+	atomic_long_inc(&ep->rx->stats.mrs_recycled);
+	if (req->nr_mr_stash < ARRAY_SIZE(req->mr_stash)) {
+		req->mr_stash[req->nr_mr_stash++] = mr;
+		return;
+	}
 	spin_lock(&ep->mr_lock);
 	list_add(&mr->node, &ep->mr_free);
 	spin_unlock(&ep->mr_lock);
-	atomic_long_inc(&ep->rx->stats.mrs_recycled);
+}
+
+/**
+ * xrdma_mrs_unstash - forget the MRs a request slot keeps
+ * @req: slot of a connection whose MRs are about to be destroyed
+ *	(xrdma_mr_pool_destroy() frees them with the rest)
+ */
+void xrdma_mrs_unstash(struct xrdma_req *req)
+{
+	req->nr_mr_stash = 0;
 }
 
 /**
@@ -195,7 +222,7 @@ static int xrdma_register_part(struct xrdma_req *req,
 
 		if (req->nr_mrs == XRDMA_MAX_MRS)
 			return -EMSGSIZE;
-		mr = xrdma_mr_get(ep);
+		mr = xrdma_mr_get(req, ep);
 		if (!mr) {
 			trace_xprtrdma_nomrs_err(&req->rqst);
 			return -ENOBUFS;
@@ -324,7 +351,7 @@ void xrdma_mrs_release(struct xrdma_req *req)
 	unsigned int i;
 
 	for (i = 0; i < req->nr_mrs; i++) {
-		xrdma_mr_put(req->mrs[i]);
+		xrdma_mr_put(req, req->mrs[i]);
 		req->mrs[i] = NULL;
 	}
 	req->nr_mrs = 0;
