@@ -394,6 +394,57 @@ static void encode_write_list_written_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpup(out), 0U);
 }
 
+/*
+ * A responder's lists written straight into a buffer: the words of
+ * wt_reply_write and of wt_nomsg_long_reply after their fixed headers,
+ * the same as the stream encoders give, and the same refusals.
+ */
+static void reply_lists_put_case(struct kunit *test)
+{
+	struct rpcrdma_hdr *wcall = decode_ok(test, wt_msg_write2,
+					      sizeof(wt_msg_write2),
+					      RPCRDMA_DIR_CALL);
+	struct rpcrdma_hdr *rcall = decode_ok(test, wt_msg_reply_chunk,
+					      sizeof(wt_msg_reply_chunk),
+					      RPCRDMA_DIR_CALL);
+	static const u32 written[] = { 10000, 0 };
+	static const u32 too_much[] = { 16385, 0 };
+	u8 *buf = kunit_kzalloc(test, 256, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	len = rpcrdma_reply_lists_put(buf, 256, wcall->lists.write, 2, written,
+				      NULL, 0);
+	KUNIT_ASSERT_EQ(test, len, 76);
+	KUNIT_EXPECT_MEMEQ(test, buf, &wt_reply_write[4], 76);
+	/* Exactly enough room, then one word short. */
+	KUNIT_EXPECT_EQ(test, rpcrdma_reply_lists_put(buf, 76,
+						      wcall->lists.write, 2,
+						      written, NULL, 0), 76);
+	KUNIT_EXPECT_EQ(test, rpcrdma_reply_lists_put(buf, 72,
+						      wcall->lists.write, 2,
+						      written, NULL, 0),
+			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rpcrdma_reply_lists_put(buf, 256,
+						      wcall->lists.write, 2,
+						      too_much, NULL, 0),
+			-EINVAL);
+
+	len = rpcrdma_reply_lists_put(buf, 256, NULL, 0, NULL,
+				      &rcall->lists.reply, 3000);
+	KUNIT_ASSERT_EQ(test, len, 48);
+	KUNIT_EXPECT_MEMEQ(test, buf, &wt_nomsg_long_reply[4], 48);
+	KUNIT_EXPECT_EQ(test, rpcrdma_reply_lists_put(buf, 256, NULL, 0, NULL,
+						      &rcall->lists.reply,
+						      8193), -EINVAL);
+
+	/* Nothing returned: three zero words. */
+	len = rpcrdma_reply_lists_put(buf, 256, NULL, 0, NULL, NULL, 0);
+	KUNIT_ASSERT_EQ(test, len, 12);
+	KUNIT_EXPECT_MEMEQ(test, buf, &wt_msg_reply_chunk[4], 8);
+	KUNIT_EXPECT_MEMEQ(test, buf + 8, &wt_reply_write[4], 4);
+}
+
 static void encode_reply_chunk_written_case(struct kunit *test)
 {
 	struct rpcrdma_hdr *call = decode_ok(test, wt_msg_reply_chunk,
@@ -726,6 +777,7 @@ static struct kunit_case rpcrdma_wire_chunk_cases[] = {
 	KUNIT_CASE(encode_segment_case),
 	KUNIT_CASE(encode_write_list_written_case),
 	KUNIT_CASE(encode_reply_chunk_written_case),
+	KUNIT_CASE(reply_lists_put_case),
 	KUNIT_CASE(build_roundtrip_case),
 	KUNIT_CASE_PARAM(read_positions_case, pos_gen_params),
 	KUNIT_CASE_PARAM(check_reply_chunks_case, ret_gen_params),

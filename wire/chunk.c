@@ -828,30 +828,98 @@ int rpcrdma_encode_chunk_lists(struct xdr_stream *xdr,
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_chunk_lists);
 
 /*
- * Encode a counted segment array returned by a responder, the segment
- * lengths rewritten to describe *@written bytes filled in array order.
+ * A counted segment array returned by a responder, the segment lengths
+ * rewritten to describe @written bytes filled in array order.
  */
+static __be32 *rpcrdma_put_counted_written(__be32 *p,
+					   const struct rpcrdma_chunk *chunk,
+					   u32 written)
+{
+	const struct rpcrdma_segment *seg;
+	u32 length, i;
+
+	*p++ = cpu_to_be32(chunk->nsegs);
+	for (i = 0; i < chunk->nsegs; i++) {
+		seg = &chunk->segs[i];
+		length = min(seg->length, written);
+		written -= length;
+		p = rpcrdma_put_segment(p, seg->handle, length, seg->offset);
+	}
+	return p;
+}
+
 static int rpcrdma_encode_counted(struct xdr_stream *xdr,
 				  const struct rpcrdma_chunk *chunk,
 				  const u32 *written)
 {
-	u32 left = *written, length, i;
-	const struct rpcrdma_segment *seg;
 	__be32 *p;
 
 	p = xdr_reserve_space(xdr, XDR_UNIT +
 			      chunk->nsegs * RPCRDMA_SEGMENT_SIZE);
 	if (!p)
 		return -EMSGSIZE;
-	*p++ = cpu_to_be32(chunk->nsegs);
-	for (i = 0; i < chunk->nsegs; i++) {
-		seg = &chunk->segs[i];
-		length = min(seg->length, left);
-		left -= length;
-		p = rpcrdma_put_segment(p, seg->handle, length, seg->offset);
-	}
+	rpcrdma_put_counted_written(p, chunk, *written);
 	return 0;
 }
+
+/**
+ * rpcrdma_reply_lists_put - write the chunk lists of a reply
+ * @buf: XDR-aligned buffer of its own for them
+ * @room: bytes available at @buf
+ * @write: the Write chunks the call offered
+ * @nwrite: how many of them to return (the first @nwrite)
+ * @written: bytes written into each of those
+ * @reply: the call's Reply chunk if the reply went into it, or NULL
+ * @reply_written: bytes written into @reply
+ *
+ * For the responder, the same words as an empty Read list,
+ * rpcrdma_encode_write_list_written() and
+ * rpcrdma_encode_reply_chunk_written(), written straight into @buf:
+ * one bounds check instead of one per item.
+ *
+ * Return: bytes written; -EINVAL if a written count exceeds its chunk's
+ * length; -EMSGSIZE if they do not fit @room.
+ */
+int rpcrdma_reply_lists_put(void *buf, size_t room,
+			    const struct rpcrdma_chunk *write,
+			    unsigned int nwrite, const u32 *written,
+			    const struct rpcrdma_chunk *reply,
+			    u32 reply_written)
+{
+	/* Empty Read list, Write list terminator, Reply chunk discriminator. */
+	size_t len = 3 * XDR_UNIT;
+	__be32 *p = buf;
+	unsigned int i;
+
+	for (i = 0; i < nwrite; i++) {
+		if (written[i] > write[i].length)
+			return -EINVAL;
+		len += RPCRDMA_CHUNK_HEAD_SIZE +
+		       write[i].nsegs * RPCRDMA_SEGMENT_SIZE;
+	}
+	if (reply) {
+		if (reply_written > reply->length)
+			return -EINVAL;
+		len += XDR_UNIT + reply->nsegs * RPCRDMA_SEGMENT_SIZE;
+	}
+	if (len > room)
+		return -EMSGSIZE;
+
+	*p++ = xdr_zero;
+	for (i = 0; i < nwrite; i++) {
+		*p++ = xdr_one;
+		p = rpcrdma_put_counted_written(p, &write[i], written[i]);
+	}
+	*p++ = xdr_zero;
+	if (reply) {
+		*p++ = xdr_one;
+		rpcrdma_put_counted_written(p, reply, reply_written);
+	} else {
+		*p = xdr_zero;
+	}
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_reply_lists_put);
 
 /**
  * rpcrdma_encode_write_list_written - encode a reply's Write list

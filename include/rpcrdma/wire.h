@@ -624,6 +624,11 @@ int rpcrdma_encode_write_list_written(struct xdr_stream *xdr,
 int rpcrdma_encode_reply_chunk_written(struct xdr_stream *xdr,
 				       const struct rpcrdma_chunk *chunk,
 				       u32 written);
+int rpcrdma_reply_lists_put(void *buf, size_t room,
+			    const struct rpcrdma_chunk *write,
+			    unsigned int nwrite, const u32 *written,
+			    const struct rpcrdma_chunk *reply,
+			    u32 reply_written);
 
 /* wire/private_data.c: RFC 8797 */
 u8 rpcrdma_cm_size_encode(unsigned int bytes);
