@@ -449,36 +449,27 @@ static int srdma_reply_payloads(struct srdma_xprt *sx, struct srdma_send *sc,
 	return err;
 }
 
+/* The reply's transport header, straight into @sc's header buffer. */
 static int srdma_reply_encode(struct srdma_xprt *sx, struct srdma_send *sc,
 			      struct srdma_recv *rc,
 			      const struct srdma_reply *rp)
 {
 	const struct rpcrdma_chunk_lists *call = &rc->hdr.lists;
-	struct xdr_stream xdr;
-	struct xdr_buf hbuf;
-	__be32 *p;
-	int err;
+	__be32 *p = sc->hdr_buf;
+	int len;
 
-	srdma_send_hdr_stream(sc, &xdr, &hbuf);
-	err = rpcrdma_encode_fixed(&xdr, rc->hdr.xid, sx->max_requests,
-				   rp->nomsg ? RPCRDMA_NOMSG : RPCRDMA_MSG);
-	if (err)
-		return err;
-	p = xdr_reserve_space(&xdr, XDR_UNIT);		/* no Read list */
-	if (!p)
-		return -EMSGSIZE;
-	*p = xdr_zero;
-	err = rpcrdma_encode_write_list_written(&xdr, call->write,
-						call->nr_write_chunks,
-						rp->written);
-	if (err)
-		return err;
-	err = rpcrdma_encode_reply_chunk_written(&xdr,
-						 rp->nomsg ? &call->reply :
-						 NULL, rp->msg_len);
-	if (err)
-		return err;
-	return xdr_stream_pos(&xdr);
+	len = rpcrdma_reply_lists_put(p + 4, SRDMA_MAX_HDR_SIZE -
+				      RPCRDMA_FIXED_HDR_SIZE, call->write,
+				      call->nr_write_chunks, rp->written,
+				      rp->nomsg ? &call->reply : NULL,
+				      rp->msg_len);
+	if (len < 0)
+		return len;
+	p[0] = rc->hdr.xid;
+	p[1] = cpu_to_be32(RPCRDMA_VERSION);
+	p[2] = cpu_to_be32(sx->max_requests);
+	p[3] = cpu_to_be32(rp->nomsg ? RPCRDMA_NOMSG : RPCRDMA_MSG);
+	return RPCRDMA_FIXED_HDR_SIZE + len;
 }
 
 /* Gather the reply message after the header, or copy it if it has holes. */
