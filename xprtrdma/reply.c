@@ -116,6 +116,11 @@ static inline int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
 	if (!write_chunk) {
 		if (len > pb->buflen)
 			return -EMSGSIZE;
+		/* Most replies fit the head: one copy, no walk of the buffer. */
+		if (len <= head) {
+			memcpy(pb->head[0].iov_base, src, len);
+			return len;
+		}
 		if (xrdma_fill_sparse(pb, 0, len))
 			return -ENOMEM;
 		write_bytes_to_xdr_buf(pb, 0, (void *)src, len);
