@@ -6,11 +6,13 @@
  * Read (without waiting for them: see struct srdma_read) and hands nfsd
  * the Call in rq_arg.
  *
- * Receives are replenished one for one as they complete, so the client
- * always finds as many posted as it was granted credits.  A Call that
- * came entirely inline is left where it arrived: rq_arg points into the
- * Receive buffer, which goes back to the free list when nfsd releases
- * the request (srdma_release_ctxt()).
+ * Receives are replenished in batches of sx->recv_batch, one
+ * ib_post_recv() each, with as many less one posted beyond the credits,
+ * so the client always finds a Receive for every credit it was granted
+ * (srdma_recv_refill()).  A Call that came entirely inline is left
+ * where it arrived: rq_arg points into the Receive buffer, which goes
+ * back to the free list when nfsd releases the request
+ * (srdma_release_ctxt()).
  */
 #include <kunit/visibility.h>
 #include <linux/highmem.h>
