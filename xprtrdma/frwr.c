@@ -443,10 +443,6 @@ int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
 	unsigned int i;
 	int rc;
 
-	if (!req->nr_mrs) {
-		xrdma_req_done(req);
-		return 0;
-	}
 	if (remote_rkey) {
 		for (i = 0; i < req->nr_mrs; i++)
 			if (req->mrs[i]->ibmr->rkey == *remote_rkey) {
