@@ -79,6 +79,31 @@ out_pd:
 }
 
 /**
+ * rpcrdma_ib_destroy_qp - destroy the QP and the CQs of a connection
+ * @ib: the objects; the QP and CQs are NULL after, the PD is kept
+ * @id: the RDMA-CM id the QP was made on
+ *
+ * Call once the QP is drained.  The drain waits only for its own work
+ * request: a provider that flushes an earlier one behind it (a
+ * use-after-free on soft-iWARP showed one) still delivers that
+ * completion, so whatever a completion can reach must outlive the CQs.
+ * On return, no completion handler of the connection runs or will run.
+ * MRs and the PD stay for rpcrdma_ib_destroy().
+ */
+void rpcrdma_ib_destroy_qp(struct rpcrdma_ib *ib, struct rdma_cm_id *id)
+{
+	if (ib->qp)
+		rdma_destroy_qp(id);
+	ib->qp = NULL;
+	if (ib->recv_cq)
+		ib_free_cq(ib->recv_cq);
+	ib->recv_cq = NULL;
+	if (ib->send_cq)
+		ib_free_cq(ib->send_cq);
+	ib->send_cq = NULL;
+}
+
+/**
  * rpcrdma_ib_destroy - release what rpcrdma_ib_create() made
  * @ib: the objects; those that are NULL are skipped, all are NULL after
  * @id: the RDMA-CM id the QP was made on
@@ -87,12 +112,7 @@ out_pd:
  */
 void rpcrdma_ib_destroy(struct rpcrdma_ib *ib, struct rdma_cm_id *id)
 {
-	if (ib->qp)
-		rdma_destroy_qp(id);
-	if (ib->recv_cq)
-		ib_free_cq(ib->recv_cq);
-	if (ib->send_cq)
-		ib_free_cq(ib->send_cq);
+	rpcrdma_ib_destroy_qp(ib, id);
 	if (ib->pd)
 		ib_dealloc_pd(ib->pd);
 	memset(ib, 0, sizeof(*ib));

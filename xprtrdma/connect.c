@@ -288,11 +288,14 @@ out_id:
  * any more: Receives are flushed first, because their handler posts
  * LocalInvs, which the Send Queue drain must then catch.  Everything
  * else that posts Sends is excluded by XPRT_LOCKED or by ep_rwsem.
+ * The QP and CQs go before the MRs, the Send contexts and the Receive
+ * buffers their completions point to (rpcrdma_ib_destroy_qp()).
  */
 static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	ib_drain_rq(ep->ib.qp);
 	ib_drain_sq(ep->ib.qp);
+	rpcrdma_ib_destroy_qp(&ep->ib, ep->id);
 	xrdma_sendq_retire_all(ep);
 	xrdma_hdrs_unmap(rx, ep);
 	xrdma_reqs_unmap_bufs(rx, ep);

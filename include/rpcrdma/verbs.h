@@ -54,6 +54,7 @@ struct rpcrdma_ib_attr {
 
 int rpcrdma_ib_create(struct rpcrdma_ib *ib, struct rdma_cm_id *id,
 		      const struct rpcrdma_ib_attr *attr);
+void rpcrdma_ib_destroy_qp(struct rpcrdma_ib *ib, struct rdma_cm_id *id);
 void rpcrdma_ib_destroy(struct rpcrdma_ib *ib, struct rdma_cm_id *id);
 
 /**
