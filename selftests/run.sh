@@ -96,11 +96,7 @@ for t in "${tests[@]}"; do
 		;;
 	*)
 		sed 's/^/# /' "$out/output"
-		for log in "$out"/*/log; do
-			[ -e "$log" ] || continue
-			echo "# ---- $log"
-			tail -n 30 "$log" | sed 's/^/# /'
-		done
+		failure_reports "$out" | sed 's/^/# /'
 		echo "not ok $n selftests: rpcrdma: $name # exit=$rc after ${secs}s (logs: $out)"
 		failed=$((failed + 1))
 		;;

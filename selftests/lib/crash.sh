@@ -3,16 +3,40 @@
 # ours in the logs a test's guests left.
 
 # The first kernel report (a panic, or a warning the guest survived) in
-# the log $1, up to its end-of-trace line.
+# the log $1, up to its end-of-trace line (a sanitizer's report, which
+# has none, up to its closing line of "=").
 first_report() {
 	awk '/BUG:|Oops:|WARNING:|general protection|double fault/ { f = 1 }
-		f { print } /---\[ end trace/ { if (f) exit }' "$1"
+		f { print } /---\[ end trace/ { if (f) exit }
+		/(^|\] )=+$/ { if (f) exit }' "$1"
 }
 
 # The kernel logs the guests of the test in $1 left, at any depth (a test
 # with several guest pairs has a folder per pair).
 guest_logs() {
 	find "$1" -name console.log -o -name dmesg 2>/dev/null | sort
+}
+
+# failure_reports DIR: for each guest of the failed test in DIR, at any
+# depth, the end of its log and its first kernel report: a CI run keeps
+# only the output, not DIR.
+failure_reports() {
+	local d c report
+
+	for d in $(guest_dirs "$1"); do
+		if [ -e "$d/log" ]; then
+			echo "---- $d/log"
+			tail -n 30 "$d/log"
+		fi
+		for c in "$d/console.log" "$d/dmesg"; do
+			[ -e "$c" ] || continue
+			report=$(first_report "$c" | head -n 150)
+			[ -n "$report" ] || continue
+			echo "---- first kernel report in $c"
+			echo "$report"
+			break
+		done
+	done
 }
 
 # The folders of the guests of the test in $1 (a console.log or a dmesg).

@@ -131,6 +131,27 @@ if [ ${#bad[@]} != 0 ]; then
 fi
 echo "rdma_rxe crashes told apart from ours; first report kept"
 
+# What a failed test prints of its guests: a sanitizer report two levels
+# down (a pair's guest) in full, from its BUG line to its closing line,
+# and the end of the guest's log.
+mkdir -p "$1/report/pair/client"
+printf '%s\n' "[    1.0] ==================================================================" \
+	"[    1.1] BUG: KASAN: slab-use-after-free in __ib_process_cq+0x3d1/0x460" \
+	"[    1.2] Read of size 8 at addr ffff888012345678 by task kworker/1:1/42" \
+	"[    1.3] Freed by task 77:" "[    1.4]  xrdma_mr_pool_destroy+0x1a/0x100 [rpcrdma]" \
+	"[    1.5] ==================================================================" \
+	"[    1.6] rpcrdma-selftest: after the report" >"$1/report/pair/client/console.log"
+echo "guest client: the last line of its log" >"$1/report/pair/client/log"
+shown=$(failure_reports "$1/report")
+for want in 'BUG: KASAN: slab-use-after-free' 'xrdma_mr_pool_destroy' \
+	    'the last line of its log'; do
+	grep -q "$want" <<<"$shown" ||
+		die "a failed test's output leaves out '$want'"
+done
+! grep -q 'after the report' <<<"$shown" ||
+	die "a failed test's output runs past the sanitizer report's end"
+echo "a failed test prints its guests' first kernel reports, at any depth"
+
 # The crash census: a crash (not a warning) per guest, at any depth, with
 # the provider and the rpcrdma read from the module list.
 mkdir -p "$1/census/pair/server" "$1/census/pair/client"
