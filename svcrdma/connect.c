@@ -392,7 +392,12 @@ static int srdma_create_qp(struct srdma_xprt *sx,
 	return srdma_recv_post_initial(sx, q->recv_posted);
 }
 
-/* Release what srdma_create_qp() made, after draining the QP. */
+/*
+ * Release what srdma_create_qp() made, after draining the QP.  The
+ * contexts go back while the QP exists (their R/W contexts need it);
+ * their memory, which completions point to, is freed only once the QP
+ * and CQs are gone (rpcrdma_ib_destroy_qp()).
+ */
 static void srdma_destroy_resources(struct srdma_xprt *sx)
 {
 	if (sx->ib.qp) {
@@ -403,7 +408,9 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 		srdma_sendq_retire_all(sx);
 		srdma_rw_destroy_list(sx, &sx->rw_orphans);
 		srdma_send_release_orphans(sx);
+		srdma_recv_release_reads(sx);
 	}
+	rpcrdma_ib_destroy_qp(&sx->ib, sx->cm_id);
 	srdma_recv_destroy_all(sx);
 	srdma_send_destroy_all(sx);
 	srdma_rw_cache_destroy(sx);

@@ -190,13 +190,15 @@ int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count)
 }
 
 /**
- * srdma_recv_destroy_all - free every Receive buffer of a connection
- * @sx: connection whose Receive Queue is drained and whose requests are
- *	all released
+ * srdma_recv_release_reads - release the Reads of a drained connection
+ * @sx: connection whose QP is drained but still exists (the Reads' R/W
+ *	contexts need it), and whose requests are all released
+ *
+ * Their Receives go back to the free list, for srdma_recv_destroy_all().
  */
-void srdma_recv_destroy_all(struct srdma_xprt *sx)
+void srdma_recv_release_reads(struct srdma_xprt *sx)
 {
-	struct srdma_recv *rc, *next;
+	struct srdma_recv *rc;
 	size_t lost;
 
 	/*
@@ -215,6 +217,23 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 		srdma_read_release(sx, rc->read);
 		rc->read = NULL;
 	}
+	list_splice_init(&sx->rx_read_done, &sx->recv_free);
+}
+
+/**
+ * srdma_recv_destroy_all - free every Receive buffer of a connection
+ * @sx: connection whose QP and CQs are gone and whose Reads were
+ *	released by srdma_recv_release_reads()
+ *
+ * A Read completion that came after that release (the provider flushed
+ * it behind the drain) only moved its Receive to rx_read_done: the
+ * Read itself is released already.
+ */
+void srdma_recv_destroy_all(struct srdma_xprt *sx)
+{
+	struct srdma_recv *rc, *next;
+
+	list_splice_init(&sx->rx_reading, &sx->recv_free);
 	list_splice_init(&sx->rx_read_done, &sx->recv_free);
 	list_splice_init(&sx->rx_ready, &sx->recv_free);
 	list_for_each_entry_safe(rc, next, &sx->recv_free, node) {

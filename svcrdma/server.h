@@ -576,6 +576,7 @@ bool srdma_reply_inv_rkey(bool remote_inv,
 
 /* recv.c */
 int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count);
+void srdma_recv_release_reads(struct srdma_xprt *sx);
 void srdma_recv_destroy_all(struct srdma_xprt *sx);
 int srdma_recvfrom(struct svc_rqst *rqstp);
 void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
