@@ -135,6 +135,17 @@ static enum srdma_piece_src sct_src(char c)
 	}
 }
 
+/* A layout full of poison: srdma_call_layout() writes what it reports. */
+static struct srdma_call_layout *sct_poisoned_layout(struct kunit *test)
+{
+	struct srdma_call_layout *lo;
+
+	lo = kunit_kmalloc(test, sizeof(*lo), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lo);
+	memset(lo, 0xa5, sizeof(*lo));
+	return lo;
+}
+
 static void call_layout_case(struct kunit *test)
 {
 	const struct sct_vec *v = test->param_value;
@@ -144,8 +155,7 @@ static void call_layout_case(struct kunit *test)
 	unsigned int i;
 	int rc;
 
-	lo = kunit_kzalloc(test, sizeof(*lo), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, lo);
+	lo = sct_poisoned_layout(test);
 	for (i = 0; i < v->nr_chunks; i++) {
 		chunks[i].position = v->chunks[i].position;
 		chunks[i].length = v->chunks[i].length;
@@ -193,8 +203,7 @@ static void call_layout_tiles_case(struct kunit *test)
 	struct srdma_call_layout *lo;
 	unsigned int i, pos = 0;
 
-	lo = kunit_kzalloc(test, sizeof(*lo), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, lo);
+	lo = sct_poisoned_layout(test);
 	for (i = 0; i < v->nr_chunks; i++) {
 		chunks[i].position = v->chunks[i].position;
 		chunks[i].length = v->chunks[i].length;

@@ -29,9 +29,39 @@ static void rdc_release(struct srdma_recv *rc)
 	rc->read_spare = NULL;
 }
 
-/* @rd is as a fresh allocation of @max_pages pages would be. */
+/*
+ * The layout of a Call in @npages pages: one Read chunk to the start of
+ * them, and a pad (the pieces beyond those are poison).
+ */
+static struct srdma_call_layout *rdc_layout(struct kunit *test,
+					    unsigned int npages)
+{
+	struct srdma_call_layout *lo;
+
+	lo = kunit_kmalloc(test, sizeof(*lo), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lo);
+	memset(lo, 0xa5, sizeof(*lo));
+	lo->form = SRDMA_CALL_DATA_ITEM;
+	lo->nr_pieces = 2;
+	lo->pieces[0] = (struct srdma_piece){
+		.src = SRDMA_PIECE_CHUNK, .len = npages * PAGE_SIZE,
+	};
+	lo->pieces[1] = (struct srdma_piece){
+		.src = SRDMA_PIECE_PAD, .pos = npages * PAGE_SIZE, .len = 2,
+	};
+	lo->len = npages * PAGE_SIZE + 100;
+	lo->head_len = 60;
+	lo->npages = npages;
+	return lo;
+}
+
+/*
+ * @rd is as a fresh allocation of @max_pages pages would be, with the
+ * layout @lo copied in: its scalars and the pieces it uses.
+ */
 static void rdc_expect_fresh(struct kunit *test, struct srdma_recv *rc,
-			     struct srdma_read *rd, unsigned int max_pages)
+			     struct srdma_read *rd, unsigned int max_pages,
+			     const struct srdma_call_layout *lo)
 {
 	unsigned int i;
 
@@ -41,7 +71,13 @@ static void rdc_expect_fresh(struct kunit *test, struct srdma_recv *rc,
 	KUNIT_EXPECT_EQ(test, rd->status, 0);
 	KUNIT_EXPECT_EQ(test, rd->bytes, 0U);
 	KUNIT_EXPECT_EQ(test, rd->nr_wrs, 0U);
-	KUNIT_EXPECT_EQ(test, rd->lo.npages, 0U);
+	KUNIT_EXPECT_EQ(test, rd->lo.form, lo->form);
+	KUNIT_EXPECT_EQ(test, rd->lo.len, lo->len);
+	KUNIT_EXPECT_EQ(test, rd->lo.head_len, lo->head_len);
+	KUNIT_EXPECT_EQ(test, rd->lo.npages, lo->npages);
+	KUNIT_ASSERT_EQ(test, rd->lo.nr_pieces, lo->nr_pieces);
+	KUNIT_EXPECT_MEMEQ(test, rd->lo.pieces, lo->pieces,
+			   lo->nr_pieces * sizeof(lo->pieces[0]));
 	for (i = 0; i < max_pages; i++)
 		KUNIT_EXPECT_NULL(test, rd->pages[i]);
 }
@@ -52,7 +88,7 @@ static void rdc_use(struct srdma_read *rd, unsigned int npages)
 	rd->status = IB_WC_REM_ACCESS_ERR;
 	rd->bytes = npages * PAGE_SIZE;
 	rd->nr_wrs = npages;
-	rd->lo.npages = npages;
+	memset(&rd->lo, 0x5a, sizeof(rd->lo));
 }
 
 struct rdc_vec {
@@ -84,24 +120,27 @@ static void read_cache_reuse_case(struct kunit *test)
 {
 	const struct rdc_vec *v = test->param_value;
 	struct srdma_recv *rc = rdc_recv(test);
+	struct srdma_call_layout *lo1 = rdc_layout(test, v->first);
+	struct srdma_call_layout *lo2 = rdc_layout(test, v->second);
 	struct srdma_read *first, *second;
 
-	first = srdma_read_get(rc, v->first);
+	first = srdma_read_get(rc, lo1);
 	KUNIT_ASSERT_NOT_NULL(test, first);
 	rdc_expect_fresh(test, rc, first,
-			 max_t(unsigned int, v->first, SRDMA_READ_MIN_PAGES));
+			 max_t(unsigned int, v->first, SRDMA_READ_MIN_PAGES),
+			 lo1);
 	KUNIT_EXPECT_NULL(test, rc->read_spare);
 	rdc_use(first, v->first);
 	srdma_read_put(rc, first);
 	KUNIT_EXPECT_PTR_EQ(test, rc->read_spare, first);
 
-	second = srdma_read_get(rc, v->second);
+	second = srdma_read_get(rc, lo2);
 	KUNIT_ASSERT_NOT_NULL(test, second);
 	KUNIT_EXPECT_NULL(test, rc->read_spare);
 	/* When not reused, the first was freed: kmemleak would see it. */
 	if (v->reused)
 		KUNIT_EXPECT_PTR_EQ(test, second, first);
-	rdc_expect_fresh(test, rc, second, v->max_pages);
+	rdc_expect_fresh(test, rc, second, v->max_pages, lo2);
 	srdma_read_put(rc, second);
 	rdc_release(rc);
 }
@@ -112,9 +151,9 @@ static void read_cache_one_spare_case(struct kunit *test)
 	struct srdma_recv *rc = rdc_recv(test);
 	struct srdma_read *a, *b;
 
-	a = srdma_read_get(rc, 2);
+	a = srdma_read_get(rc, rdc_layout(test, 2));
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	b = srdma_read_get(rc, 2);
+	b = srdma_read_get(rc, rdc_layout(test, 2));
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_PTR_NE(test, a, b);
 	srdma_read_put(rc, a);

@@ -121,6 +121,7 @@ static int srdma_layout_assemble(const struct rpcrdma_chunk_lists *cl,
  * @inline_len: bytes of Payload stream received inline
  * @max_mesg: the largest Call the service takes (sv_max_mesg)
  * @lo: the plan: its form, pieces in destination order, length and pages
+ *	(pieces past @lo->nr_pieces are left as they were)
  *
  * Return: 0; -EINVAL if a chunk's position lies outside the reduced
  * stream; -EMSGSIZE if the Call would be larger than @max_mesg.
@@ -129,9 +130,31 @@ int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
 		      unsigned int inline_len, unsigned int max_mesg,
 		      struct srdma_call_layout *lo)
 {
-	memset(lo, 0, sizeof(*lo));
+	/* Only the pieces in use are written: the array is most of @lo. */
+	lo->nr_pieces = 0;
+	lo->len = 0;
+	lo->head_len = 0;
+	lo->npages = 0;
 	if (proc == RPCRDMA_MSG && cl->nr_read_chunks == 1)
 		return srdma_layout_data_item(cl, inline_len, max_mesg, lo);
 	return srdma_layout_assemble(cl, proc, inline_len, max_mesg, lo);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_call_layout);
+
+/**
+ * srdma_call_layout_copy - copy a plan and the pieces it uses
+ * @dst: where the plan goes
+ * @src: a plan srdma_call_layout() made
+ */
+void srdma_call_layout_copy(struct srdma_call_layout *dst,
+			    const struct srdma_call_layout *src)
+{
+	dst->form = src->form;
+	dst->nr_pieces = src->nr_pieces;
+	dst->len = src->len;
+	dst->head_len = src->head_len;
+	dst->npages = src->npages;
+	memcpy(dst->pieces, src->pieces,
+	       src->nr_pieces * sizeof(src->pieces[0]));
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_call_layout_copy);

@@ -409,23 +409,27 @@ static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
 }
 
 /*
- * The state of @rc's Reads for a Call rebuilt in @npages pages: the
- * spare one of an earlier Call if it is big enough, else a new one.
+ * The state of @rc's Reads for a Call laid out as @lo: the spare one of
+ * an earlier Call if it has room for @lo's pages, else a new one.
  */
 VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
-						   unsigned int npages)
+						   const struct srdma_call_layout *lo)
 {
 	struct srdma_read *rd = rc->read_spare;
 	unsigned int max_pages;
 
 	rc->read_spare = NULL;
-	if (rd && rd->max_pages >= npages) {
+	if (rd && rd->max_pages >= lo->npages) {
 		max_pages = rd->max_pages;
-		/* Its pages are all NULL: srdma_read_put() saw to that. */
-		memset(rd, 0, offsetof(struct srdma_read, pages));
+		/*
+		 * Its pages are all NULL (srdma_read_put() saw to that), and
+		 * its layout is written below: only what comes before.
+		 */
+		memset(rd, 0, offsetof(struct srdma_read, lo));
 	} else {
 		kfree(rd);
-		max_pages = max_t(unsigned int, npages, SRDMA_READ_MIN_PAGES);
+		max_pages = max_t(unsigned int, lo->npages,
+				  SRDMA_READ_MIN_PAGES);
 		rd = kzalloc(struct_size(rd, pages, max_pages), GFP_KERNEL);
 		if (!rd)
 			return NULL;
@@ -433,6 +437,7 @@ VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 	rd->max_pages = max_pages;
 	rd->rc = rc;
 	INIT_LIST_HEAD(&rd->rws);
+	srdma_call_layout_copy(&rd->lo, lo);
 	return rd;
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_get);
@@ -653,7 +658,8 @@ static int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 			    struct srdma_recv *rc)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
-	struct srdma_call_layout lo;
+	/* Written where used: no clearing its 500 bytes on every Call. */
+	struct srdma_call_layout lo __uninitialized;
 	struct srdma_read *rd;
 	unsigned int i;
 	int err;
@@ -664,10 +670,9 @@ static int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 				sx->xprt.xpt_server->sv_max_mesg, &lo);
 	if (err)
 		return err;
-	rd = srdma_read_get(rc, lo.npages);
+	rd = srdma_read_get(rc, &lo);
 	if (!rd)
 		return -ENOMEM;
-	rd->lo = lo;
 	err = srdma_call_fill(sx, rqstp, rc, &rd->lo, &rd->rws);
 	if (err) {
 		srdma_read_release(sx, rd);

@@ -561,6 +561,8 @@ void srdma_free(struct svc_xprt *xprt);
 int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
 		      unsigned int inline_len, unsigned int max_mesg,
 		      struct srdma_call_layout *lo);
+void srdma_call_layout_copy(struct srdma_call_layout *dst,
+			    const struct srdma_call_layout *src);
 
 /* reply_plan.c */
 int srdma_reply_plan(const struct rpcrdma_chunk_lists *call,
@@ -583,7 +585,8 @@ void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 		      bool answer, enum rpcrdma_wire_err err);
 #if IS_ENABLED(CONFIG_KUNIT)
-struct srdma_read *srdma_read_get(struct srdma_recv *rc, unsigned int npages);
+struct srdma_read *srdma_read_get(struct srdma_recv *rc,
+				  const struct srdma_call_layout *lo);
 void srdma_read_put(struct srdma_recv *rc, struct srdma_read *rd);
 #endif
 
