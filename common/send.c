@@ -151,7 +151,7 @@ static int rpcrdma_send_sges_gather(struct rpcrdma_send_sges *ss,
 				    const struct xdr_buf *xdr,
 				    unsigned int offset, unsigned int len)
 {
-	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS] __uninitialized;
 	int i, nparts, rc = 0;
 
 	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);

@@ -68,7 +68,7 @@ unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
 				    unsigned int offset, unsigned int len,
 				    unsigned int per)
 {
-	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS] __uninitialized;
 	int n;
 
 	n = rpcrdma_xdr_range_parts(xdr, offset, len, part);

@@ -187,7 +187,7 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 					const struct rpcrdma_segment *seg,
 					enum dma_data_direction dir)
 {
-	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS] __uninitialized;
 	unsigned int nents;
 	struct srdma_rw *rw;
 	int nparts, rc;

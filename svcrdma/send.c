@@ -528,7 +528,7 @@ int srdma_sendto(struct svc_rqst *rqstp)
 	const struct rpcrdma_chunk_lists *call;
 	struct xdr_buf *res = &rqstp->rq_res;
 	enum srdma_reply_form form;
-	struct srdma_reply rp = {};
+	struct srdma_reply rp __uninitialized;	/* srdma_reply_plan() */
 	struct srdma_send *sc;
 	int hdr_len, err;
 	u32 rkey;

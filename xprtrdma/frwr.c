@@ -307,7 +307,7 @@ static int xrdma_register_part(struct xrdma_req *req,
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
 		       unsigned int offset, unsigned int len, bool writing)
 {
-	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS] __uninitialized;
 	int i, n, nparts, nsegs = 0;
 
 	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
