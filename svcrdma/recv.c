@@ -746,6 +746,52 @@ static int srdma_call_ready(struct svc_rqst *rqstp, struct srdma_recv *rc)
 	return rqstp->rq_arg.len;
 }
 
+/* The next message to process: a Call whose Reads are done first. */
+static struct srdma_recv *srdma_next_recv(struct srdma_xprt *sx)
+{
+	struct srdma_recv *rc;
+
+	spin_lock(&sx->rx_lock);
+	rc = list_first_entry_or_null(&sx->rx_read_done, struct srdma_recv,
+				      node);
+	if (!rc)
+		rc = list_first_entry_or_null(&sx->rx_ready, struct srdma_recv,
+					      node);
+	if (rc)
+		list_del(&rc->node);
+	if (list_empty(&sx->rx_read_done) && list_empty(&sx->rx_ready))
+		clear_bit(XPT_DATA, &sx->xprt.xpt_flags);
+	spin_unlock(&sx->rx_lock);
+	return rc;
+}
+
+/*
+ * Start the Reads of a Call's chunks.  Return: true if they are posted
+ * (the Call is finished when they complete); false if the Call was
+ * answered with an error or the connection is closing: drop it.
+ */
+static bool srdma_read_chunks(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			      struct srdma_recv *rc)
+{
+	int err;
+
+	err = srdma_read_start(sx, rqstp, rc);
+	if (!err)
+		return true;
+	if (err == -EINVAL || err == -EMSGSIZE) {
+		srdma_peer_error(sx, rc, true, RPCRDMA_WIRE_ERR_POS_RANGE);
+		return false;
+	}
+	/*
+	 * Short of memory, contexts or Send Queue, or the Reads failed:
+	 * the client must not wait a whole RPC timeout to send the Call
+	 * again.  A new connection makes it retransmit at once.
+	 */
+	trace_svcrdma_read_error(sx, rc->hdr.xid, err);
+	srdma_close(sx, "cannot read a Call's chunks");
+	return false;
+}
+
 /**
  * srdma_recvfrom - the svc_xprt_ops::xpo_recvfrom method
  * @rqstp: the request to fill
@@ -760,25 +806,13 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	struct srdma_xprt *sx = srdma_xprt(xprt);
 	enum rpcrdma_wire_err werr;
 	struct srdma_recv *rc;
-	int err;
 
 	/* Nothing for svc_xprt_release() to free if we return 0. */
 	rqstp->rq_respages = rqstp->rq_pages;
 	rqstp->rq_next_page = rqstp->rq_respages;
 	rqstp->rq_xprt_ctxt = NULL;
 
-	/* Calls whose Reads are done come first: their clients wait longest. */
-	spin_lock(&sx->rx_lock);
-	rc = list_first_entry_or_null(&sx->rx_read_done, struct srdma_recv,
-				      node);
-	if (!rc)
-		rc = list_first_entry_or_null(&sx->rx_ready, struct srdma_recv,
-					      node);
-	if (rc)
-		list_del(&rc->node);
-	if (list_empty(&sx->rx_read_done) && list_empty(&sx->rx_ready))
-		clear_bit(XPT_DATA, &xprt->xpt_flags);
-	spin_unlock(&sx->rx_lock);
+	rc = srdma_next_recv(sx);
 	/* Let another thread take the next message meanwhile. */
 	svc_xprt_received(xprt);
 	if (!rc)
@@ -804,27 +838,10 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 		srdma_bc_receive_reply(sx, rc);
 		goto out_drop;
 	}
-
 	if (rc->hdr.lists.nr_read_chunks) {
-		err = srdma_read_start(sx, rqstp, rc);
-		if (!err)
+		if (srdma_read_chunks(sx, rqstp, rc))
 			return 0;	/* finished when the Reads complete */
-		if (err == -EINVAL || err == -EMSGSIZE) {
-			srdma_peer_error(sx, rc, true,
-					 RPCRDMA_WIRE_ERR_POS_RANGE);
-			goto out_drop;
-		}
-		if (err) {
-			/*
-			 * Short of memory, contexts or Send Queue, or the
-			 * Reads failed: the client must not wait a whole
-			 * RPC timeout to send the Call again.  A new
-			 * connection makes it retransmit at once.
-			 */
-			trace_svcrdma_read_error(sx, rc->hdr.xid, err);
-			srdma_close(sx, "cannot read a Call's chunks");
-			goto out_drop;
-		}
+		goto out_drop;
 	}
 	srdma_arg_inline(rqstp, rc);
 	return srdma_call_ready(rqstp, rc);

@@ -514,6 +514,64 @@ static void srdma_take_pages(struct srdma_send *sc, struct svc_rqst *rqstp)
 	rqstp->rq_next_page = rqstp->rq_respages;
 }
 
+/*
+ * Long Reply: the message goes in the Call's Reply chunk, run by run,
+ * and the Send carries an RDMA_NOMSG header.
+ */
+static int srdma_reply_long(struct srdma_xprt *sx, struct srdma_send *sc,
+			    struct srdma_recv *rc, const struct xdr_buf *res,
+			    struct srdma_reply *rp)
+{
+	const struct rpcrdma_chunk_lists *call = &rc->hdr.lists;
+	unsigned int i, off = 0;
+	int hdr_len, err;
+
+	for (i = 0; i < rp->nr_runs; i++) {
+		unsigned int n = rp->runs[i].end - rp->runs[i].start;
+
+		if (!n)
+			continue;
+		err = srdma_rw_chunk(sx, &sc->rws, res, rp->runs[i].start, n,
+				     &call->reply, off, DMA_TO_DEVICE);
+		if (err)
+			return err;
+		off += n;
+	}
+	rp->nomsg = true;
+	hdr_len = srdma_reply_encode(sx, sc, rc, rp);
+	if (hdr_len < 0)
+		return hdr_len;
+	return srdma_send_build_hdr(sc, hdr_len);
+}
+
+/*
+ * Build @sc for the reply in @res: the Write chunks' payloads, the
+ * transport header, and the message inline or in the Reply chunk.
+ * Return: 0, -EMSGSIZE if the reply fits no chunk the Call offered, or
+ * another -errno.
+ */
+static int srdma_reply_build(struct srdma_xprt *sx, struct srdma_send *sc,
+			     struct srdma_recv *rc, const struct xdr_buf *res,
+			     struct srdma_reply *rp)
+{
+	enum srdma_reply_form form;
+	int hdr_len, err;
+
+	err = srdma_reply_payloads(sx, sc, rc, res, rp);
+	if (err)
+		return err;
+	hdr_len = srdma_reply_encode(sx, sc, rc, rp);
+	if (hdr_len < 0)
+		return hdr_len;
+	form = srdma_reply_form(hdr_len, rp->msg_len, sx->inline_send,
+				&rc->hdr.lists);
+	if (form == SRDMA_REPLY_TOO_BIG)
+		return -EMSGSIZE;
+	if (form == SRDMA_REPLY_LONG)
+		return srdma_reply_long(sx, sc, rc, res, rp);
+	return srdma_reply_build_inline(sc, res, rp, hdr_len);
+}
+
 /**
  * srdma_sendto - the svc_xprt_ops::xpo_sendto method
  * @rqstp: request with its reply in rq_res
@@ -525,67 +583,24 @@ int srdma_sendto(struct svc_rqst *rqstp)
 {
 	struct srdma_xprt *sx = srdma_xprt(rqstp->rq_xprt);
 	struct srdma_recv *rc = rqstp->rq_xprt_ctxt;
-	const struct rpcrdma_chunk_lists *call;
-	struct xdr_buf *res = &rqstp->rq_res;
-	enum srdma_reply_form form;
 	struct srdma_reply rp __uninitialized;	/* srdma_reply_plan() */
 	struct srdma_send *sc;
-	int hdr_len, err;
+	int err;
 	u32 rkey;
 
 	if (!rc || test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 		return -ENOTCONN;
-	call = &rc->hdr.lists;
 	sc = srdma_should_fail(SRDMA_FAIL_SEND) ? NULL : srdma_send_get(sx);
 	if (!sc) {
 		err = -ENOMEM;
 		goto out_close;
 	}
-
-	err = srdma_reply_payloads(sx, sc, rc, res, &rp);
-	if (err)
-		goto out_err;
-	hdr_len = srdma_reply_encode(sx, sc, rc, &rp);
-	if (hdr_len < 0) {
-		err = hdr_len;
-		goto out_err;
-	}
-	form = srdma_reply_form(hdr_len, rp.msg_len, sx->inline_send, call);
-	if (form == SRDMA_REPLY_TOO_BIG) {
-		err = -EMSGSIZE;
-		goto out_err;
-	}
-	if (form == SRDMA_REPLY_LONG) {
-		unsigned int i, off = 0;
-
-		/* Long Reply: the message goes in the Reply chunk. */
-		for (i = 0; i < rp.nr_runs; i++) {
-			unsigned int n = rp.runs[i].end - rp.runs[i].start;
-
-			if (!n)
-				continue;
-			err = srdma_rw_chunk(sx, &sc->rws, res,
-					     rp.runs[i].start, n, &call->reply,
-					     off, DMA_TO_DEVICE);
-			if (err)
-				goto out_err;
-			off += n;
-		}
-		rp.nomsg = true;
-		hdr_len = srdma_reply_encode(sx, sc, rc, &rp);
-		if (hdr_len < 0) {
-			err = hdr_len;
-			goto out_err;
-		}
-		err = srdma_send_build_hdr(sc, hdr_len);
-	} else {
-		err = srdma_reply_build_inline(sc, res, &rp, hdr_len);
-	}
+	err = srdma_reply_build(sx, sc, rc, &rqstp->rq_res, &rp);
 	if (err)
 		goto out_err;
 
 	sc->wr.opcode = IB_WR_SEND;
-	if (srdma_reply_inv_rkey(sx->remote_inv, call, &rkey)) {
+	if (srdma_reply_inv_rkey(sx->remote_inv, &rc->hdr.lists, &rkey)) {
 		sc->wr.opcode = IB_WR_SEND_WITH_INV;
 		sc->wr.ex.invalidate_rkey = rkey;
 	}
