@@ -202,6 +202,82 @@ static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
 }
 
 /*
+ * Describe in @mr's scatterlist up to @want pages of a part: @*len bytes
+ * from byte @*base of its page vector @pages, or of its kernel memory
+ * @kaddr; both advance.  A hole in the page vector of a buffer the
+ * server writes gets a new page.  Return: entries filled, or -errno.
+ */
+static int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages,
+			    void *kaddr, unsigned int *base, unsigned int *len,
+			    unsigned int want, bool writing)
+{
+	unsigned int nsg = 0;
+
+	sg_init_table(mr->sg, want);
+	while (*len && nsg < want) {
+		unsigned int off, chunk;
+		struct page *page;
+
+		if (pages) {
+			struct page **pp = &pages[*base >> PAGE_SHIFT];
+
+			if (!*pp) {
+				if (!writing)
+					return -EIO;
+				*pp = alloc_page(GFP_NOIO);
+				if (!*pp)
+					return -ENOMEM;
+			}
+			page = *pp;
+			off = offset_in_page(*base);
+		} else {
+			page = rpcrdma_kaddr_page(kaddr + *base);
+			off = offset_in_page(kaddr + *base);
+		}
+		chunk = min_t(unsigned int, *len, PAGE_SIZE - off);
+		sg_set_page(&mr->sg[nsg++], page, chunk, off);
+		*base += chunk;
+		*len -= chunk;
+	}
+	return nsg;
+}
+
+/*
+ * Map @mr's @nsg entries and prepare its FastReg WR with a new rkey;
+ * @mr->seg is then the segment to tell the server.  Return: 0 or -EIO.
+ */
+static int xrdma_mr_map(struct xrdma_ep *ep, struct xrdma_mr *mr,
+			unsigned int nsg, bool writing)
+{
+	int mapped, n;
+
+	mr->dir = writing ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	mapped = ib_dma_map_sg(ep->device, mr->sg, nsg, mr->dir);
+	if (!mapped) {
+		trace_xprtrdma_frwr_sgerr(mr, nsg);
+		return -EIO;
+	}
+	mr->nents = nsg;
+	n = ib_map_mr_sg(mr->ibmr, mr->sg, mapped, NULL, PAGE_SIZE);
+	if (n != mapped) {
+		trace_xprtrdma_frwr_maperr(mr, n, mapped);
+		return -EIO;
+	}
+
+	ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
+	mr->reg_wr.key = mr->ibmr->rkey;
+	mr->reg_wr.access = writing ?
+		IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE :
+		IB_ACCESS_REMOTE_READ;
+
+	mr->seg.handle = mr->ibmr->rkey;
+	mr->seg.length = mr->ibmr->length;
+	mr->seg.offset = mr->ibmr->iova;
+	trace_xprtrdma_mr_map(mr);
+	return 0;
+}
+
+/*
  * Register one part of an xdr_buf (its share of the head, of the page
  * vector or of the tail) in MRs of up to the MR depth.  Returns the
  * number of MRs added to @req (each one segment, mr->seg).
@@ -217,8 +293,8 @@ static int xrdma_register_part(struct xrdma_req *req,
 
 	while (len) {
 		struct xrdma_mr *mr;
-		unsigned int nsg = 0, want;
-		int mapped, n;
+		unsigned int want;
+		int nsg, rc;
 
 		if (req->nr_mrs == XRDMA_MAX_MRS)
 			return -EMSGSIZE;
@@ -233,57 +309,14 @@ static int xrdma_register_part(struct xrdma_req *req,
 
 		want = xrdma_run_pages(pages ? NULL : kaddr, base, len,
 				       ep->mr_depth);
-		sg_init_table(mr->sg, want);
-		while (len && nsg < want) {
-			unsigned int off, chunk;
-			struct page *page;
-
-			if (pages) {
-				struct page **pp = &pages[base >> PAGE_SHIFT];
-
-				if (!*pp) {
-					if (!writing)
-						return -EIO;
-					*pp = alloc_page(GFP_NOIO);
-					if (!*pp)
-						return -ENOMEM;
-				}
-				page = *pp;
-				off = offset_in_page(base);
-			} else {
-				page = rpcrdma_kaddr_page(kaddr + base);
-				off = offset_in_page(kaddr + base);
-			}
-			chunk = min_t(unsigned int, len, PAGE_SIZE - off);
-			sg_set_page(&mr->sg[nsg++], page, chunk, off);
-			base += chunk;
-			len -= chunk;
-		}
-
-		mr->dir = writing ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
-		mapped = ib_dma_map_sg(ep->device, mr->sg, nsg, mr->dir);
-		if (!mapped) {
-			trace_xprtrdma_frwr_sgerr(mr, nsg);
-			return -EIO;
-		}
-		mr->nents = nsg;
-		n = ib_map_mr_sg(mr->ibmr, mr->sg, mapped, NULL, PAGE_SIZE);
-		if (n != mapped) {
-			trace_xprtrdma_frwr_maperr(mr, n, mapped);
-			return -EIO;
-		}
-
-		ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
-		mr->reg_wr.key = mr->ibmr->rkey;
-		mr->reg_wr.access = writing ?
-			IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE :
-			IB_ACCESS_REMOTE_READ;
-
-		mr->seg.handle = mr->ibmr->rkey;
-		mr->seg.length = mr->ibmr->length;
-		mr->seg.offset = mr->ibmr->iova;
+		nsg = xrdma_mr_fill_sg(mr, pages, kaddr, &base, &len, want,
+				       writing);
+		if (nsg < 0)
+			return nsg;
+		rc = xrdma_mr_map(ep, mr, nsg, writing);
+		if (rc)
+			return rc;
 		nsegs++;
-		trace_xprtrdma_mr_map(mr);
 	}
 	return nsegs;
 }
