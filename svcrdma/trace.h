@@ -16,6 +16,7 @@
 
 #include <linux/tracepoint.h>
 #include <rpcrdma/cid.h>
+#include <rpcrdma/trace_classes.h>
 #include <rpcrdma/queues.h>
 #include <rpcrdma/wire.h>
 #include "server.h"
@@ -186,21 +187,10 @@ TRACE_EVENT(svcrdma_cm_event,
 		  rdma_event_msg(__entry->event), __entry->status)
 );
 
-TRACE_EVENT(svcrdma_device_removal,
+RPCRDMA_DECLARE_DEVICE_REMOVAL_CLASS(svcrdma_device_removal_class);
+DEFINE_EVENT(svcrdma_device_removal_class, svcrdma_device_removal,
 	TP_PROTO(const struct rdma_cm_id *id),
-	TP_ARGS(id),
-	TP_STRUCT__entry(
-		__string(name, id->device->name)
-		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
-	),
-	TP_fast_assign(
-		__assign_str(name);
-		memcpy(__entry->addr, &id->route.addr.dst_addr,
-		       sizeof(struct sockaddr_in6));
-	),
-	TP_printk("device %s is going away: disconnecting %pISpc",
-		  __get_str(name), __entry->addr)
-);
+	TP_ARGS(id));
 
 TRACE_EVENT(svcrdma_qp_error,
 	TP_PROTO(const struct srdma_xprt *sx, const struct ib_event *event),
@@ -307,25 +297,7 @@ TRACE_EVENT(svcrdma_wc_recv,
 );
 
 /* A failed (or flushed) completion, for every kind of work request. */
-DECLARE_EVENT_CLASS(svcrdma_wc_err_class,
-	TP_PROTO(const struct ib_wc *wc, const struct rpcrdma_cid *cid),
-	TP_ARGS(wc, cid),
-	TP_STRUCT__entry(
-		__field(u32, cq_id)
-		__field(int, completion_id)
-		__field(unsigned long, status)
-		__field(unsigned int, vendor_err)
-	),
-	TP_fast_assign(
-		__entry->cq_id = cid->queue_id;
-		__entry->completion_id = cid->completion_id;
-		__entry->status = wc->status;
-		__entry->vendor_err = wc->vendor_err;
-	),
-	TP_printk("cq.id=%u cid=%d status=%s (%lu/0x%x)", __entry->cq_id,
-		  __entry->completion_id, ib_wc_status_msg(__entry->status),
-		  __entry->status, __entry->vendor_err)
-);
+RPCRDMA_DECLARE_WC_CLASS(svcrdma_wc_err_class, "cid");
 
 #define DEFINE_SVCRDMA_WC_ERR_EVENT(name)				\
 	DEFINE_EVENT(svcrdma_wc_err_class, svcrdma_wc_##name,		\

@@ -21,6 +21,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <rpcrdma/cid.h>
+#include <rpcrdma/trace_classes.h>
 #include <rpcrdma/wire.h>
 #include "client.h"
 
@@ -207,21 +208,10 @@ TRACE_EVENT(xprtrdma_inline_thresh,
 		  __entry->recv_buf, __entry->hdr_buf)
 );
 
-TRACE_EVENT(xprtrdma_device_removal,
+RPCRDMA_DECLARE_DEVICE_REMOVAL_CLASS(xprtrdma_device_removal_class);
+DEFINE_EVENT(xprtrdma_device_removal_class, xprtrdma_device_removal,
 	TP_PROTO(const struct rdma_cm_id *id),
-	TP_ARGS(id),
-	TP_STRUCT__entry(
-		__string(name, id->device->name)
-		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
-	),
-	TP_fast_assign(
-		__assign_str(name);
-		memcpy(__entry->addr, &id->route.addr.dst_addr,
-		       sizeof(struct sockaddr_in6));
-	),
-	TP_printk("device %s is going away: disconnecting from %pISpc",
-		  __get_str(name), __entry->addr)
-);
+	TP_ARGS(id));
 
 DECLARE_EVENT_CLASS(xprtrdma_value_class,
 	TP_PROTO(const struct rpc_xprt *xprt, long value),
@@ -482,25 +472,7 @@ TRACE_EVENT(xprtrdma_post_linv_err,
  * Completions
  */
 
-DECLARE_EVENT_CLASS(xprtrdma_wc_class,
-	TP_PROTO(const struct ib_wc *wc, const struct rpcrdma_cid *cid),
-	TP_ARGS(wc, cid),
-	TP_STRUCT__entry(
-		__field(u32, cq_id)
-		__field(int, completion_id)
-		__field(unsigned long, status)
-		__field(unsigned int, vendor_err)
-	),
-	TP_fast_assign(
-		__entry->cq_id = cid->queue_id;
-		__entry->completion_id = cid->completion_id;
-		__entry->status = wc->status;
-		__entry->vendor_err = wc->status ? wc->vendor_err : 0;
-	),
-	TP_printk("cq.id=%u cid=%d status=%s (%lu/0x%x)", __entry->cq_id,
-		  __entry->completion_id, ib_wc_status_msg(__entry->status),
-		  __entry->status, __entry->vendor_err)
-);
+RPCRDMA_DECLARE_WC_CLASS(xprtrdma_wc_class, "cid");
 
 DEFINE_EVENT(xprtrdma_wc_class, xprtrdma_wc_send,
 	TP_PROTO(const struct ib_wc *wc, const struct rpcrdma_cid *cid),
@@ -529,25 +501,7 @@ TRACE_EVENT(xprtrdma_wc_receive,
 		  __entry->vendor_err, __entry->received)
 );
 
-DECLARE_EVENT_CLASS(xprtrdma_mr_wc_class,
-	TP_PROTO(const struct ib_wc *wc, const struct rpcrdma_cid *cid),
-	TP_ARGS(wc, cid),
-	TP_STRUCT__entry(
-		__field(u32, cq_id)
-		__field(int, completion_id)
-		__field(unsigned long, status)
-		__field(unsigned int, vendor_err)
-	),
-	TP_fast_assign(
-		__entry->cq_id = cid->queue_id;
-		__entry->completion_id = cid->completion_id;
-		__entry->status = wc->status;
-		__entry->vendor_err = wc->status ? wc->vendor_err : 0;
-	),
-	TP_printk("cq.id=%u mr.id=%d status=%s (%lu/0x%x)", __entry->cq_id,
-		  __entry->completion_id, ib_wc_status_msg(__entry->status),
-		  __entry->status, __entry->vendor_err)
-);
+RPCRDMA_DECLARE_WC_CLASS(xprtrdma_mr_wc_class, "mr.id");
 
 #define DEFINE_XRDMA_MR_WC_EVENT(name)					\
 	DEFINE_EVENT(xprtrdma_mr_wc_class, xprtrdma_##name,		\
