@@ -584,6 +584,13 @@ int srdma_recvfrom(struct svc_rqst *rqstp);
 void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 		      bool answer, enum rpcrdma_wire_err err);
+
+/* read.c */
+int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+		     struct srdma_recv *rc);
+int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+		      struct srdma_recv *rc);
+void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 				  const struct srdma_call_layout *lo);

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Server Read path: pulling a Call's Read chunks with RDMA Read.  The
+ * nfsd thread that received the Call plans where each byte goes
+ * (call_layout.c), copies the inline pieces and XDR pads into rq_pages,
+ * posts the Reads and goes on to other work, the pages moving with the
+ * Read (struct srdma_read).  The completion queues the Call on
+ * rx_read_done, and the next srdma_recvfrom() hands the pages and the
+ * finished Call to nfsd.  A Receive keeps one Read state as a spare for
+ * its next Call.
+ */
+#include <kunit/visibility.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "server.h"
+#include "trace.h"
+
+/* Copy @len bytes (or zeroes if @src is NULL) to byte @pos of @pages. */
+static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
+				const void *src, unsigned int len)
+{
+	while (len) {
+		struct page *page = pages[pos >> PAGE_SHIFT];
+		unsigned int off = offset_in_page(pos);
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - off);
+
+		if (src) {
+			memcpy_to_page(page, off, src, n);
+			src += n;
+		} else {
+			memzero_page(page, off, n);
+		}
+		pos += n;
+		len -= n;
+	}
+}
+
+/*
+ * The state of @rc's Reads for a Call laid out as @lo: the spare one of
+ * an earlier Call if it has room for @lo's pages, else a new one.
+ */
+VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
+						   const struct srdma_call_layout *lo)
+{
+	struct srdma_read *rd = rc->read_spare;
+	unsigned int max_pages;
+
+	rc->read_spare = NULL;
+	if (rd && rd->max_pages >= lo->npages) {
+		max_pages = rd->max_pages;
+		/*
+		 * Its pages are all NULL (srdma_read_put() saw to that), and
+		 * its layout is written below: only what comes before.
+		 */
+		memset(rd, 0, offsetof(struct srdma_read, lo));
+	} else {
+		kfree(rd);
+		max_pages = max_t(unsigned int, lo->npages,
+				  SRDMA_READ_MIN_PAGES);
+		rd = kzalloc(struct_size(rd, pages, max_pages), GFP_KERNEL);
+		if (!rd)
+			return NULL;
+	}
+	rd->max_pages = max_pages;
+	rd->rc = rc;
+	INIT_LIST_HEAD(&rd->rws);
+	srdma_call_layout_copy(&rd->lo, lo);
+	return rd;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_get);
+
+/* @rd's contexts are gone and its pages NULL: keep it as @rc's spare. */
+VISIBLE_IF_KUNIT void srdma_read_put(struct srdma_recv *rc,
+				     struct srdma_read *rd)
+{
+	if (rc->read_spare)
+		kfree(rd);
+	else
+		rc->read_spare = rd;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
+
+/* Drop the pages of @pages[0..@n) that are not NULL in one batch; clear it. */
+static void srdma_put_pages(struct page **pages, unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (pages[i])
+			pages[k++] = pages[i];
+	release_pages(pages, k);
+	memset(pages, 0, n * sizeof(*pages));
+}
+
+/**
+ * srdma_read_release - undo a Read's state
+ * @sx: the connection, whose QP still exists
+ * @rd: the Read: its contexts are destroyed, its pages (none if they
+ *	moved on) dropped, and the rest kept as its Receive's spare
+ */
+void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd)
+{
+	srdma_rw_destroy_list(sx, &rd->rws);
+	srdma_put_pages(rd->pages, rd->lo.npages);
+	srdma_read_put(rd->rc, rd);
+}
+
+static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srdma_read *rd = container_of(wc->wr_cqe, struct srdma_read,
+					     cqe);
+	struct srdma_recv *rc = rd->rc;
+	struct srdma_xprt *sx = rc->sx;
+
+	if (wc->status == IB_WC_SUCCESS)
+		trace_svcrdma_wc_read(&rd->cid, rd->bytes, rd->posted);
+	else if (wc->status == IB_WC_WR_FLUSH_ERR)
+		trace_svcrdma_wc_read_flush(wc, &rd->cid);
+	else
+		trace_svcrdma_wc_read_err(wc, &rd->cid);
+	rd->status = wc->status;
+	srdma_sq_release(sx, rd->nr_wrs);
+
+	spin_lock(&sx->rx_lock);
+	list_move_tail(&rc->node, &sx->rx_read_done);
+	spin_unlock(&sx->rx_lock);
+	set_bit(XPT_DATA, &sx->xprt.xpt_flags);
+	svc_xprt_enqueue(&sx->xprt);
+}
+
+/* Bytes the Read contexts on @rws move. */
+static unsigned int srdma_read_bytes(const struct list_head *rws)
+{
+	const struct srdma_rw *rw;
+	struct scatterlist *sg;
+	unsigned int bytes = 0;
+	int i;
+
+	list_for_each_entry(rw, rws, node)
+		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
+			bytes += sg->length;
+	return bytes;
+}
+
+/*
+ * Post the Reads of @rd.  Return: 0, with the completion to come, or
+ * -errno, with nothing left posted on @rd's behalf: Reads that went out
+ * before a failed one are orphaned until the drain, with references of
+ * their own on the pages they land in.
+ */
+static int srdma_read_post(struct srdma_xprt *sx, struct srdma_read *rd)
+{
+	const struct ib_send_wr *bad;
+	struct ib_send_wr *first;
+	int err;
+
+	rd->cqe.done = srdma_read_done;
+	rpcrdma_cid_init(&rd->cid, sx->ib.send_cq,
+			 atomic_inc_return(&sx->next_cid));
+	rd->nr_wrs = 0;
+	first = srdma_rw_chain(sx, &rd->rws, &rd->cqe, NULL, &rd->nr_wrs);
+	err = srdma_sq_reserve(sx, rd->nr_wrs, &rd->cid);
+	if (err) {
+		trace_svcrdma_sq_post_err(sx, &rd->cid, err);
+		return err;
+	}
+	rd->bytes = 0;
+	rd->posted = 0;
+	if (trace_svcrdma_wc_read_enabled()) {
+		rd->bytes = srdma_read_bytes(&rd->rws);
+		rd->posted = ktime_get();
+	}
+	trace_svcrdma_post_read_chunk(&rd->cid, rd->nr_wrs);
+	/* The completion moves it to rx_read_done. */
+	spin_lock(&sx->rx_lock);
+	list_add_tail(&rd->rc->node, &sx->rx_reading);
+	spin_unlock(&sx->rx_lock);
+	err = ib_post_send(sx->ib.qp, first, &bad);
+	if (err) {
+		spin_lock(&sx->rx_lock);
+		list_del(&rd->rc->node);
+		spin_unlock(&sx->rx_lock);
+		trace_svcrdma_sq_post_err(sx, &rd->cid, err);
+		/* The signaled last Read was not posted: nothing will report. */
+		srdma_close(sx, "RDMA Read post failed");
+		if (bad != first)
+			srdma_rw_orphan_reads(sx, &rd->rws);
+		srdma_sq_release(sx, rd->nr_wrs);
+		return err;
+	}
+	srdma_stat_add(SRDMA_STAT_SQ_PROD, 1);
+	return 0;
+}
+
+/*
+ * Put the pieces of @lo in rq_pages: copy the inline ones and the XDR
+ * pads, and add an RDMA Read for the others to @rws.
+ */
+static int srdma_call_fill(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+			   struct srdma_recv *rc,
+			   const struct srdma_call_layout *lo,
+			   struct list_head *rws)
+{
+	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	const void *inl = rc->rb.buf + rc->hdr.hdr_len;
+	struct xdr_buf dst = {
+		.pages	= rqstp->rq_pages,
+		.page_len = lo->npages << PAGE_SHIFT,
+		.len	= lo->npages << PAGE_SHIFT,
+		.buflen	= lo->npages << PAGE_SHIFT,
+	};
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < lo->nr_pieces && !err; i++) {
+		const struct srdma_piece *p = &lo->pieces[i];
+
+		switch (p->src) {
+		case SRDMA_PIECE_INLINE:
+			srdma_copy_to_pages(rqstp->rq_pages, p->pos,
+					    inl + p->from, p->len);
+			break;
+		case SRDMA_PIECE_CALL:
+			err = srdma_rw_chunk(sx, rws, &dst, p->pos, p->len,
+					     &cl->read[0], p->from,
+					     DMA_FROM_DEVICE);
+			break;
+		case SRDMA_PIECE_CHUNK:
+			err = srdma_rw_chunk(sx, rws, &dst, p->pos, p->len,
+					     &cl->read[p->chunk], 0,
+					     DMA_FROM_DEVICE);
+			break;
+		case SRDMA_PIECE_PAD:
+			srdma_copy_to_pages(rqstp->rq_pages, p->pos, NULL,
+					    p->len);
+			break;
+		}
+	}
+	return err;
+}
+
+/*
+ * A data item (an NFS WRITE's payload) was read to the start of
+ * rq_pages: rq_arg's head and tail stay in the Receive buffer on either
+ * side of it.  Nothing is copied, and the upper layer gets whole pages.
+ */
+static void srdma_arg_data_item(struct svc_rqst *rqstp, struct srdma_recv *rc,
+				const struct srdma_call_layout *lo)
+{
+	void *inl = rc->rb.buf + rc->hdr.hdr_len;
+	struct xdr_buf *arg = &rqstp->rq_arg;
+
+	arg->head[0].iov_base = inl;
+	arg->head[0].iov_len = lo->head_len;
+	arg->pages = rqstp->rq_pages;
+	arg->page_base = 0;
+	arg->page_len = lo->len - rc->hdr.inline_len;
+	arg->tail[0].iov_base = inl + lo->head_len;
+	arg->tail[0].iov_len = rc->hdr.inline_len - lo->head_len;
+	arg->len = lo->len;
+	arg->buflen = lo->len;
+}
+
+/* The whole Call was rebuilt in rq_pages. */
+static void srdma_arg_assembled(struct svc_rqst *rqstp,
+				const struct srdma_call_layout *lo)
+{
+	struct xdr_buf *arg = &rqstp->rq_arg;
+
+	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
+	arg->head[0].iov_len = lo->head_len;
+	arg->pages = rqstp->rq_pages + 1;
+	arg->page_base = 0;
+	arg->page_len = lo->len - lo->head_len;
+	arg->tail[0].iov_base = NULL;
+	arg->tail[0].iov_len = 0;
+	arg->buflen = lo->npages << PAGE_SHIFT;
+	arg->len = lo->len;
+}
+
+/**
+ * srdma_read_start - start pulling a Call's Read chunks
+ * @sx: the connection
+ * @rqstp: the nfsd thread's request, whose first pages move to the Read
+ * @rc: the Call's Receive, its header decoded
+ *
+ * Where each byte goes is planned first (call_layout.c); the Reads land
+ * in rq_pages, whose first pages then move to the Read.
+ *
+ * Return: 0 with the Reads posted (@rc comes back through rx_read_done),
+ * or -errno with nothing posted.
+ */
+int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+		     struct srdma_recv *rc)
+{
+	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	/* Written where used: no clearing its 500 bytes on every Call. */
+	struct srdma_call_layout lo __uninitialized;
+	struct srdma_read *rd;
+	unsigned int i;
+	int err;
+
+	if (srdma_should_fail(SRDMA_FAIL_READ_CHUNKS))
+		return -ENOMEM;
+	err = srdma_call_layout(cl, rc->hdr.proc, rc->hdr.inline_len,
+				sx->xprt.xpt_server->sv_max_mesg, &lo);
+	if (err)
+		return err;
+	rd = srdma_read_get(rc, &lo);
+	if (!rd)
+		return -ENOMEM;
+	err = srdma_call_fill(sx, rqstp, rc, &rd->lo, &rd->rws);
+	if (err) {
+		srdma_read_release(sx, rd);
+		return err;
+	}
+
+	/*
+	 * The Reads land in these pages wherever the Call is finished:
+	 * they leave this thread (svc_alloc_arg() refills the slots)
+	 * before the Reads are posted, so the completion finds them moved.
+	 */
+	for (i = 0; i < lo.npages; i++) {
+		rd->pages[i] = rqstp->rq_pages[i];
+		rqstp->rq_pages[i] = NULL;
+	}
+	rc->read = rd;
+	err = srdma_read_post(sx, rd);
+	if (err) {
+		rc->read = NULL;
+		srdma_read_release(sx, rd);
+	}
+	return err;
+}
+
+/**
+ * srdma_read_finish - complete a Call whose Reads have completed
+ * @sx: the connection
+ * @rqstp: the request: it gets the Read's pages, and rq_arg the Call
+ * @rc: the Call's Receive, with its Read state
+ *
+ * Return: 0, or -EIO if the Reads failed (the connection is closing).
+ */
+int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
+		      struct srdma_recv *rc)
+{
+	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	struct srdma_read *rd = rc->read;
+	unsigned int i, bytes = 0;
+
+	rc->read = NULL;
+	if (rd->status != IB_WC_SUCCESS) {
+		srdma_read_release(sx, rd);
+		srdma_close(sx, "RDMA Read failed");
+		return -EIO;
+	}
+	/* Unmapped first, so the CPU sees what the device wrote. */
+	srdma_rw_destroy_list(sx, &rd->rws);
+	/* The Read's pages replace the thread's, which go in one batch. */
+	for (i = 0; i < rd->lo.npages; i++)
+		swap(rqstp->rq_pages[i], rd->pages[i]);
+	srdma_put_pages(rd->pages, rd->lo.npages);
+
+	if (rd->lo.form == SRDMA_CALL_DATA_ITEM)
+		srdma_arg_data_item(rqstp, rc, &rd->lo);
+	else
+		srdma_arg_assembled(rqstp, &rd->lo);
+	rqstp->rq_respages = rqstp->rq_pages + rd->lo.npages;
+	rqstp->rq_next_page = rqstp->rq_respages + 1;
+	srdma_read_put(rc, rd);
+
+	for (i = 0; i < cl->nr_read_chunks; i++)
+		bytes += cl->read[i].length;
+	srdma_stat_add(SRDMA_STAT_READ, cl->nr_read_chunks);
+	trace_svcrdma_read_finished(rc, bytes);
+	return 0;
+}
