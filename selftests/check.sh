@@ -5,8 +5,8 @@
 #   0. the Makefile's targets read and plan without a kernel tree;
 #   1. rpcrdma.ko against Debian's 6.12 headers with W=1 and sparse
 #      (C=2: every file), not a single warning;
-#   2. checkpatch --strict on every source file, and the unit tests
-#      of the bench's ratios.py;
+#   2. checkpatch --strict on every source file, every knob the harness
+#      reads documented, and the unit tests of the bench's ratios.py;
 #   3. KUnit in the debug test kernel (each test case counts);
 #   4. the QEMU selftests (each test counts).
 # Ends with "N passed, N failed" (CI reads that last line), after a line
@@ -105,6 +105,12 @@ echo "== checkpatch --strict"
 rc=$?
 cat "$log/checkpatch.log"
 count $rc "checkpatch --strict --no-tree is clean"
+
+echo "== knobs"
+"$RPCRDMA_TOP/selftests/lib/knobs-check.sh" >"$log/knobs.log" 2>&1
+rc=$?
+cat "$log/knobs.log"
+count $rc "every knob the harness reads is documented (testing.rst)"
 
 echo "== the bench's arithmetic"
 python3 "$RPCRDMA_TOP/selftests/bench/ratios_test.py" >"$log/ratios.log" 2>&1
