@@ -6,7 +6,8 @@
 #   1. rpcrdma.ko against Debian's 6.12 headers with W=1 and sparse
 #      (C=2: every file), not a single warning;
 #   2. checkpatch --strict on every source file, every knob the harness
-#      reads documented, and the unit tests of the bench's ratios.py;
+#      reads documented, the list of selftests in Documentation/ as their
+#      headers say, and the unit tests of the bench's ratios.py;
 #   3. KUnit in the debug test kernel (each test case counts);
 #   4. the QEMU selftests (each test counts).
 # Ends with "N passed, N failed" (CI reads that last line), after a line
@@ -111,6 +112,11 @@ echo "== knobs"
 rc=$?
 cat "$log/knobs.log"
 count $rc "every knob the harness reads is documented (testing.rst)"
+
+"$RPCRDMA_TOP/selftests/lib/test-table.sh" --check >"$log/test-table.log" 2>&1
+rc=$?
+cat "$log/test-table.log"
+count $rc "Documentation/selftests.rst is the tests' headers"
 
 echo "== the bench's arithmetic"
 python3 "$RPCRDMA_TOP/selftests/bench/ratios_test.py" >"$log/ratios.log" 2>&1
