@@ -4,6 +4,7 @@
  * queue pair and completion queues sized from the device and the
  * credits, RFC 8797 private data, and complete teardown.
  */
+#include <kunit/visibility.h>
 #include <linux/sunrpc/addr.h>
 #include <rpcrdma/queues.h>
 
@@ -464,13 +465,16 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	return 0;
 }
 
-/*
+/**
+ * xrdma_reqs_claim_all - take no reply for any slot until it is posted again
+ * @rx: transport whose connection is gone
+ *
  * The calls sent on a connection that is gone get no reply from it: a
  * reply with one of their XIDs on the next connection, before the call
  * is sent again there, is not theirs (xrdma_req_open()).  The queue
  * lock orders this against a reply handler on the new connection.
  */
-static void xrdma_reqs_claim_all(struct xrdma_xprt *rx)
+VISIBLE_IF_KUNIT void xrdma_reqs_claim_all(struct xrdma_xprt *rx)
 {
 	unsigned int i;
 
@@ -479,6 +483,7 @@ static void xrdma_reqs_claim_all(struct xrdma_xprt *rx)
 		rx->reqs[i].reply_claimed = true;
 	spin_unlock(&rx->xprt.queue_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_reqs_claim_all);
 
 /**
  * xrdma_ep_close - disconnect and free the current endpoint, if any

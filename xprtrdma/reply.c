@@ -260,20 +260,29 @@ static bool xrdma_words_hold_call(const __be32 *w, size_t nwords,
 	return nwords >= at + 2 && w[at + 1] == cpu_to_be32(RPC_CALL);
 }
 
-/*
- * Claim the request a reply's XID names for this reply (see
- * xrdma_req_open()).  With @words, the reply's whole words after its
- * fixed header, only if its chunk lists match the call's
- * (rpcrdma_match_reply(), which fills in @m) and it carries no RPC Call
- * (a backchannel Call may have the XID of one of ours, and inline
- * calls offer no chunks: the full decoder tells the two apart).
+/**
+ * xrdma_reply_claim - claim the request a reply's XID names, for this reply
+ * @xprt: the transport the reply came in on
+ * @xid: the reply's XID
+ * @words: the reply's whole words after its fixed header, or NULL
+ * @nwords: the number of @words
+ * @m: with @words, filled in by rpcrdma_match_reply()
+ * @reqp: OUT: the request claimed
+ *
+ * A request takes a reply only while its call is posted on the current
+ * connection (see xrdma_req_open()), and only one.  With @words, only
+ * if the reply's chunk lists match the call's and it carries no RPC
+ * Call (a backchannel Call may have the XID of one of ours, and inline
+ * calls offer no chunks: the full decoder tells the two apart).  The
+ * request is pinned on success.
+ *
  * Return: 0 with *@reqp set; -ENOENT: no such request; -EALREADY: it
  * is not waiting for a reply on this connection; -EAGAIN: no match.
  */
-static int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid,
-			     const __be32 *words, size_t nwords,
-			     struct rpcrdma_reply_match *m,
-			     struct xrdma_req **reqp)
+VISIBLE_IF_KUNIT int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid,
+				       const __be32 *words, size_t nwords,
+				       struct rpcrdma_reply_match *m,
+				       struct xrdma_req **reqp)
 {
 	struct rpc_rqst *rqst;
 	struct xrdma_req *req;
@@ -304,6 +313,7 @@ out:
 	spin_unlock(&xprt->queue_lock);
 	return rc;
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_reply_claim);
 
 /*
  * The common reply, RDMA_MSG whose chunk lists are the call's own (see

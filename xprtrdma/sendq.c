@@ -21,6 +21,8 @@
  * the Send Queue is too small to hold the Work Requests of every slot
  * (ep->sendq.batch is 0), every Send is signaled and every RPC waits.
  */
+#include <kunit/visibility.h>
+
 #include "client.h"
 #include "trace.h"
 
@@ -79,20 +81,34 @@ void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	xrdma_sendq_retire(ep, req);
 }
 
-/*
- * From here on a reply to @req's call may be taken (xrdma_handle_reply()):
- * its MRs, chunk lists and completion count are set for this
+/**
+ * xrdma_req_open - let a reply to @req's call be taken from now on
+ * @req: a request about to be posted on the current connection
+ *
+ * Its MRs, chunk lists and completion count are set for this
  * transmission.  Until now a reply with its XID (a late one, or one a
- * hostile server sent as soon as a new connection came up) was dropped,
- * so no reply can use them while they are being built.
+ * hostile server sent as soon as a new connection came up) was dropped
+ * by xrdma_reply_claim(), so no reply can use them while they are being
+ * built.
  */
-static void xrdma_req_open(struct xrdma_req *req)
+VISIBLE_IF_KUNIT void xrdma_req_open(struct xrdma_req *req)
 {
 	req->reply_status = 0;
 	req->reply_len = 0;
-	/* Pairs with smp_load_acquire() in xrdma_handle_reply(). */
+	/* Pairs with smp_load_acquire() in xrdma_reply_claim(). */
 	smp_store_release(&req->reply_claimed, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_req_open);
+
+/**
+ * xrdma_req_close - take no reply for @req's call: its post failed
+ * @req: a request that xrdma_req_open() opened
+ */
+VISIBLE_IF_KUNIT void xrdma_req_close(struct xrdma_req *req)
+{
+	WRITE_ONCE(req->reply_claimed, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_req_close);
 
 /**
  * xrdma_post_send - post a request's FastRegs (if any) and its Send
@@ -148,7 +164,7 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 
 	/* No reply to a call that was never sent. */
 	if (!req->is_bc)
-		WRITE_ONCE(req->reply_claimed, true);
+		xrdma_req_close(req);
 	/* Not posted, so no completion can have retired it. */
 	spin_lock(&ep->sendq.lock);
 	rpcrdma_sendq_unadd(&ep->sendq, &req->send_entry);

@@ -56,6 +56,7 @@ void xrdma_req_put(struct xrdma_req *req)
 {
 	kref_put(&req->ref, xrdma_req_release);
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_req_put);
 
 static void xrdma_alloc_slot(struct rpc_xprt *xprt, struct rpc_task *task)
 {
@@ -82,7 +83,18 @@ static void xrdma_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 	xrdma_req_put(xrdma_req(rqst));
 }
 
-static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
+/**
+ * xrdma_reqs_create - allocate a transport's request slots
+ * @rx: transport whose @free_reqs and @free_lock are initialized
+ * @count: number of slots
+ *
+ * Each slot goes on the free list, taking no reply until its first
+ * Send is posted.
+ *
+ * Return: 0 or -ENOMEM (free what was made with xrdma_reqs_destroy()).
+ */
+VISIBLE_IF_KUNIT int xrdma_reqs_create(struct xrdma_xprt *rx,
+				       unsigned int count)
 {
 	unsigned int i;
 
@@ -103,8 +115,13 @@ static int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_reqs_create);
 
-static void xrdma_reqs_destroy(struct xrdma_xprt *rx)
+/**
+ * xrdma_reqs_destroy - free a transport's request slots and their buffers
+ * @rx: transport no task uses any more
+ */
+VISIBLE_IF_KUNIT void xrdma_reqs_destroy(struct xrdma_xprt *rx)
 {
 	unsigned int i;
 
@@ -117,6 +134,7 @@ static void xrdma_reqs_destroy(struct xrdma_xprt *rx)
 	kfree(rx->reqs);
 	rx->reqs = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_reqs_destroy);
 
 /*
  * RPC buffers
