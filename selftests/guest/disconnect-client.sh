@@ -25,6 +25,8 @@
 # within S seconds (the transport reconnects as soon as the link is
 # back; nfsd-restart is never among them: NFSv4's grace period holds
 # writes for up to 10 s).
+# FIO_SIZE is each fio job's file (8M): a slow server (the debug kernel's)
+# needs a smaller one for fio to verify between the events.
 # With STALL_DEVICE_DELETE=1, a mount that does not resume is followed by
 # an attempt to delete the RDMA device under it, with the blocked tasks'
 # stacks if that hangs.
@@ -140,7 +142,7 @@ step "fio with verify and a stamping writer, then ${EVENTS:-10} forced disconnec
 # they did), and as soon as either job fails (exitall_on_error), which the
 # loop below notices.
 rm -f /tmp/fio.stop
-fio --name=verify --directory=/mnt/fio --numjobs=2 --size=8M --bs=64k \
+fio --name=verify --directory=/mnt/fio --numjobs=2 --size="${FIO_SIZE:-8M}" --bs=64k \
 	--rw=randwrite --direct=1 --ioengine=psync --verify=crc32c \
 	--do_verify=1 --verify_fatal=1 --exitall_on_error=1 \
 	--loops=100000 --runtime=100000 --trigger-file=/tmp/fio.stop \

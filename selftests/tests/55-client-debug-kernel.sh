@@ -5,8 +5,9 @@
 # on NFSv3, v4.0 and v4.1, nconnect=4 under fio verify (8 as well in make
 # stress), the server restart during a write, direct-I/O tasks killed
 # mid-RPC while the RDMA device goes away, the device removed under a
-# mount and re-added, then a kmemleak scan after rmmod.  (Swap is not
-# here: the test kernel has no memory cgroups to push pages out with.)
+# mount and re-added, swap on a file of the mount (a 32 MiB memory cgroup
+# pushes 48 MiB of an allocator's pages out over RDMA and back), then a
+# kmemleak scan after rmmod.
 . "$(dirname "$0")/../lib/common.sh"
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
@@ -19,5 +20,6 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
 	--env "DIR_ENTRIES=$(check_or_full 250 1500)" \
 	--env RESTART_SERVER=1 --env KILL_DIO=1 \
 	--env "KILL_DIO_ROUNDS=$(check_or_full 4 6)" \
-	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 4 "4 8")" \
+	--env DEVICE_REMOVAL=1 --env SWAP=1 --env SWAP_MIB=48 \
+	--env "NCONNECT=$(check_or_full 4 "4 8")" \
 	--env "NFS_VERSIONS=${NFS_VERSIONS:-3 4.0 4.1}"
