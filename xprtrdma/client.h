@@ -216,6 +216,42 @@ struct xrdma_rep {
 };
 
 /**
+ * enum xrdma_connect_step - how far a connect attempt got
+ * @XRDMA_STEP_ADDR: resolving the server's address to an RDMA device
+ * @XRDMA_STEP_ROUTE: resolving the route
+ * @XRDMA_STEP_QUEUES: making the PD, CQs, QP and MRs
+ * @XRDMA_STEP_CONNECT: the connect request and its reply
+ * @XRDMA_STEP_SETUP: the buffers the connect reply sizes
+ */
+enum xrdma_connect_step {
+	XRDMA_STEP_ADDR,
+	XRDMA_STEP_ROUTE,
+	XRDMA_STEP_QUEUES,
+	XRDMA_STEP_CONNECT,
+	XRDMA_STEP_SETUP,
+};
+
+/**
+ * struct xrdma_connect_fail - what a connect attempt saw, to say why it
+ *	failed (connect_report.c)
+ * @step: how far it got
+ * @event: the RDMA-CM event that ended it, or -1
+ * @status: that event's status: a negative errno, or for REJECTED on
+ *	InfiniBand and RoCE the IB CM's reject reason
+ * @iwarp: the device is iWARP (a REJECTED status is then an errno)
+ * @detail: the RDMA-CM's words for @event (and a reject's reason)
+ * @rc: the attempt's return code
+ */
+struct xrdma_connect_fail {
+	enum xrdma_connect_step step;
+	int event;
+	int status;
+	bool iwarp;
+	const char *detail;
+	int rc;
+};
+
+/**
  * struct xrdma_ep - one RDMA connection and the resources tied to it
  * @rx: the transport that owns this endpoint
  * @id: RDMA-CM identifier
@@ -223,6 +259,7 @@ struct xrdma_rep {
  * @ib: PD, CQs and QP of this connection only
  * @cm_done: signalled by the CM handler during connection setup
  * @cm_status: outcome of the last CM step (0 or -errno)
+ * @fail: what the connect attempt saw, should it fail
  * @connected: set on ESTABLISHED, cleared on any loss
  * @local_pdata: private data we sent
  * @peer_pdata: private data the server sent (or RFC defaults)
@@ -260,6 +297,7 @@ struct xrdma_ep {
 
 	struct completion cm_done;
 	int cm_status;
+	struct xrdma_connect_fail fail;
 	bool connected;
 
 	struct rpcrdma_cm_pdata local_pdata;
@@ -406,6 +444,9 @@ struct xrdma_req {
  *	short, as its messages may have been lost while the link was down
  * @link_back: when an interface or RDMA device of this transport's
  *	network namespace last came back (jiffies | 1; 0: never)
+ * @connect_failures: connect attempts failed since the last success
+ *	(under XPRT_LOCKED)
+ * @connect_ratelimit: limits the lines xrdma_connect_report() logs
  */
 struct xrdma_xprt {
 	struct rpc_xprt xprt;
@@ -430,6 +471,8 @@ struct xrdma_xprt {
 	struct list_head watch_node;
 	struct xrdma_ep *connecting;
 	unsigned long link_back;
+	unsigned int connect_failures;
+	struct ratelimit_state connect_ratelimit;
 };
 
 static inline struct xrdma_xprt *xrdma_xprt(struct rpc_xprt *xprt)
@@ -483,6 +526,8 @@ void xrdma_rpc_buf_unmap(struct xrdma_req *req);
 
 /* connect.c */
 int xrdma_ep_connect(struct xrdma_xprt *rx);
+void xrdma_connect_report(struct xrdma_xprt *rx, struct xrdma_connect_fail *f,
+			  int rc);
 void xrdma_ep_close(struct xrdma_xprt *rx);
 
 /* frwr.c */
@@ -538,6 +583,7 @@ void xrdma_req_close(struct xrdma_req *req);
 void xrdma_reqs_claim_all(struct xrdma_xprt *rx);
 int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count);
 void xrdma_reqs_destroy(struct xrdma_xprt *rx);
+const char *xrdma_connect_reason(const struct xrdma_connect_fail *f);
 #endif
 
 #endif /* _XPRTRDMA_CLIENT_H */

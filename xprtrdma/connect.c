@@ -38,10 +38,7 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 		WRITE_ONCE(ep->connected, true);
 		break;
 	case RDMA_CM_EVENT_REJECTED:
-		pr_info_ratelimited("rpcrdma: connection to %s:%s rejected: %s\n",
-				    xprt->address_strings[RPC_DISPLAY_ADDR],
-				    xprt->address_strings[RPC_DISPLAY_PORT],
-				    rdma_reject_msg(id, event->status));
+		ep->fail.iwarp = rdma_protocol_iwarp(id->device, id->port_num);
 		status = -ECONNREFUSED;
 		break;
 	case RDMA_CM_EVENT_UNREACHABLE:
@@ -66,6 +63,12 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 		/* TIMEWAIT_EXIT and friends need no action. */
 		return 0;
 	}
+	/* This event ends the connect attempt: say why (connect_report.c). */
+	ep->fail.event = event->event;
+	ep->fail.status = event->status;
+	ep->fail.detail = event->event == RDMA_CM_EVENT_REJECTED ?
+			  rdma_reject_msg(id, event->status) :
+			  rdma_event_msg(event->event);
 	ep->cm_status = status;
 	complete(&ep->cm_done);
 	return 0;
@@ -265,12 +268,14 @@ static int xrdma_ep_resolve(struct xrdma_ep *ep)
 	if (IS_ERR(id))
 		return PTR_ERR(id);
 
+	ep->fail.step = XRDMA_STEP_ADDR;
 	rc = rdma_resolve_addr(id, NULL, (struct sockaddr *)&xprt->addr,
 			       XRDMA_RESOLVE_TIMEOUT_MS);
 	rc = xrdma_cm_wait(ep, rc, timeout);
 	if (rc)
 		goto out_id;
 	reinit_completion(&ep->cm_done);
+	ep->fail.step = XRDMA_STEP_ROUTE;
 	rc = rdma_resolve_route(id, XRDMA_RESOLVE_TIMEOUT_MS);
 	rc = xrdma_cm_wait(ep, rc, timeout);
 	if (rc)
@@ -385,12 +390,15 @@ static int xrdma_ep_open(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	rc = xrdma_ep_resolve(ep);
 	if (rc)
 		return rc;
+	ep->fail.step = XRDMA_STEP_QUEUES;
 	rc = xrdma_ep_create_queues(rx, ep);
 	if (rc)
 		goto out_id;
+	ep->fail.step = XRDMA_STEP_CONNECT;
 	rc = xrdma_ep_handshake(rx, ep);
 	if (rc)
 		goto out_queues;
+	ep->fail.step = XRDMA_STEP_SETUP;
 	rc = xrdma_hdrs_map(rx, ep);
 	if (rc)
 		goto out_queues;
@@ -434,6 +442,7 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	if (!ep)
 		return -ENOMEM;
 	ep->rx = rx;
+	ep->fail.event = -1;
 	init_completion(&ep->cm_done);
 	INIT_LIST_HEAD(&ep->mr_all);
 	INIT_LIST_HEAD(&ep->mr_free);
@@ -443,6 +452,7 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	xrdma_linkwatch_connecting(rx, ep);
 	rc = xrdma_ep_open(rx, ep);
 	xrdma_linkwatch_connecting(rx, NULL);
+	xrdma_connect_report(rx, &ep->fail, rc);
 	if (rc) {
 		trace_xprtrdma_connect(xprt, rc, ep->cm_status);
 		kfree(ep);

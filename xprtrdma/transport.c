@@ -549,6 +549,8 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 	INIT_LIST_HEAD(&rx->free_reqs);
 	INIT_LIST_HEAD(&rx->bc_free);
 	INIT_DELAYED_WORK(&rx->connect_worker, xrdma_connect_worker);
+	/* One line per failed attempt, unless they come faster than this. */
+	ratelimit_state_init(&rx->connect_ratelimit, 5 * HZ, 5);
 	rx->inline_read = READ_ONCE(xrdma_max_inline_read);
 	rx->inline_write = READ_ONCE(xrdma_max_inline_write);
 	rx->credits = 1;
