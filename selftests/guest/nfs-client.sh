@@ -22,7 +22,10 @@
 #                     must cost a reconnect, not an RPC timeout;
 #   SWAP=1            a swap file on the mount takes a bounded allocator's
 #                     pages (SWAP_MIB, default 96, in a 32 MiB cgroup) and
-#                     gives them back intact.
+#                     gives them back intact;
+#   CONNECT_FAILURES=1  mounts that cannot connect (nothing listening, no
+#                     RDMA device behind the route, no neighbour answering)
+#                     fail, and our client's log names each cause.
 # Finally umount, rmmod, clean dmesg.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
@@ -468,6 +471,44 @@ kill_direct_io() {
 	umount /mnt
 }
 
+# Our client's log since the step that begins with $1, for the lines of
+# connect attempts (xprtrdma/connect_report.c).
+connect_log() {
+	dmesg | awk -v s="rpcrdma-selftest: $1" 'index($0, s) { on = 1 } on' |
+		grep 'rpcrdma: connect\(ed\)\? to ' || true
+}
+
+# If a reconnect attempt failed across the server restart, the first
+# connection after it says after how many.
+connected_after_failures() {
+	local log
+
+	log=$(connect_log "NFSv4.2: the server restarts")
+	echo "$log"
+	if grep -q ' failed: ' <<<"$log"; then
+		grep -q 'rpcrdma: connected to 192.0.2.1 port [0-9]* after [0-9]* failed attempts\?$' <<<"$log" ||
+			fail "no 'connected ... after N failed attempts' line after the failed attempts"
+	fi
+}
+
+# mount_fails WHAT SERVER PORT REASON: a mount of SERVER:PORT must fail
+# within 90 s, and our client must log REASON for it.
+mount_fails() {
+	local log
+
+	mkdir -p /mnt
+	if timeout 90 mount -t nfs -o "vers=4.2,proto=rdma,port=$3,retry=0" \
+		"$2:/" /mnt 2>/tmp/mount.err; then
+		umount /mnt
+		fail "$1: the mount succeeded"
+	fi
+	log=$(connect_log "$1")
+	echo "$1: $(cat /tmp/mount.err)"
+	echo "$log"
+	grep -qF "rpcrdma: connect to $2 port $3 failed: $4 (" <<<"$log" ||
+		fail "$1: no 'connect to $2 port $3 failed: $4' in the kernel log"
+}
+
 if [ "${KILL_DIO:-0}" = 1 ]; then
 	kill_direct_io
 fi
@@ -512,6 +553,7 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 		fail "the writer did not run across the restart"
 	expect_xprt_field /mnt 3 2 "connect_count after the restart"
 	mount_xprt_line /mnt
+	[ "${CLIENT_MODULE:-ours}" = stock ] || connected_after_failures
 	umount /mnt
 	nfs_mount 4.2 192.0.2.1 /mnt
 	cmp -n $((n << 20)) /tmp/big.src /mnt/big ||
@@ -584,6 +626,24 @@ if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 		"connect_count after two server-side faults"
 	rm -f /mnt/fault
 	umount /mnt
+fi
+
+if [ "${CONNECT_FAILURES:-0}" = 1 ] && [ "${CLIENT_MODULE:-ours}" != stock ]; then
+	step "connect failure: nothing listens on port 20050"
+	mount_fails "connect failure: nothing listens" 192.0.2.1 20050 \
+		"nothing listens on that port"
+	step "connect failure: the route goes through a netdev with no RDMA device"
+	ip link add nordma0 type dummy
+	ip addr add 198.51.100.1/24 dev nordma0
+	ip link set nordma0 up
+	ip neigh replace 198.51.100.2 lladdr 02:00:00:00:00:02 dev nordma0 \
+		nud permanent
+	mount_fails "connect failure: the route goes through" 198.51.100.2 \
+		"$NFS_PORT" "no RDMA device routes to the address"
+	ip link del nordma0
+	step "connect failure: no neighbour answers for 192.0.2.99"
+	mount_fails "connect failure: no neighbour answers" 192.0.2.99 \
+		"$NFS_PORT" "address resolution timed out"
 fi
 
 if [ "${SWAP:-0}" = 1 ]; then

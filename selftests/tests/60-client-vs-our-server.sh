@@ -6,8 +6,12 @@
 # removed under a mount (a client disconnect in the middle of I/O), then
 # the server's device removed under a mount, a read delegation recalled
 # over the backchannel, nconnect=16 (and 8 in make stress) under fio
-# verify, a server restart that renegotiates a smaller inline size; the
-# server checks the negotiated Read depth.
+# verify, a server restart that renegotiates a smaller inline size
+# (after which a reconnect that failed must be followed by a "connected
+# after N failed attempts" line), mounts that cannot connect (nothing
+# listening, no RDMA device on the route, no neighbour answering) whose
+# causes our client must log; the server checks the negotiated Read
+# depth.
 . "$(dirname "$0")/../lib/common.sh"
 
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
@@ -18,4 +22,5 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 16 "8 16")" \
 	--env "DIR_ENTRIES=$(check_or_full 500 3000)" \
 	--env RENEGOTIATE=1 --env SERVER_DEVICE_REMOVAL=1 \
+	--env CONNECT_FAILURES=1 \
 	${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
