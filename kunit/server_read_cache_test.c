@@ -76,6 +76,9 @@ static void rdc_expect_fresh(struct kunit *test, struct srdma_recv *rc,
 	KUNIT_EXPECT_EQ(test, rd->lo.head_len, lo->head_len);
 	KUNIT_EXPECT_EQ(test, rd->lo.npages, lo->npages);
 	KUNIT_ASSERT_EQ(test, rd->lo.nr_pieces, lo->nr_pieces);
+	/* Every field before the pieces, including any added later. */
+	KUNIT_EXPECT_MEMEQ(test, &rd->lo, lo,
+			   offsetof(struct srdma_call_layout, pieces));
 	KUNIT_EXPECT_MEMEQ(test, rd->lo.pieces, lo->pieces,
 			   lo->nr_pieces * sizeof(lo->pieces[0]));
 	for (i = 0; i < max_pages; i++)

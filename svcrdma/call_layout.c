@@ -149,12 +149,7 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_call_layout);
 void srdma_call_layout_copy(struct srdma_call_layout *dst,
 			    const struct srdma_call_layout *src)
 {
-	dst->form = src->form;
-	dst->nr_pieces = src->nr_pieces;
-	dst->len = src->len;
-	dst->head_len = src->head_len;
-	dst->npages = src->npages;
-	memcpy(dst->pieces, src->pieces,
+	memcpy(dst, src, offsetof(struct srdma_call_layout, pieces) +
 	       src->nr_pieces * sizeof(src->pieces[0]));
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_call_layout_copy);

@@ -314,20 +314,21 @@ struct srdma_piece {
 /**
  * struct srdma_call_layout - where each byte of a Call goes (call_layout.c)
  * @form: data item, or assembled
- * @pieces: what goes in rq_pages, in order
  * @nr_pieces: entries of @pieces in use
  * @len: bytes of Call in rq_arg
  * @head_len: bytes of rq_arg's head: the Call up to the data item, or
  *	the first page of an assembled Call
  * @npages: pages of rq_pages the Call takes
+ * @pieces: what goes in rq_pages, in order; last, so that a copy takes
+ *	every other field and the pieces in use in one go
  */
 struct srdma_call_layout {
 	enum srdma_call_form form;
-	struct srdma_piece pieces[3 * SRDMA_MAX_READ_CHUNKS + 1];
 	unsigned int nr_pieces;
 	unsigned int len;
 	unsigned int head_len;
 	unsigned int npages;
+	struct srdma_piece pieces[3 * SRDMA_MAX_READ_CHUNKS + 1];
 };
 
 /* The reply message is rq_res minus the DDP payloads: at most this many runs. */
