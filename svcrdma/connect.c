@@ -159,7 +159,8 @@ static int srdma_cm_conn_handler(struct rdma_cm_id *id,
 	struct srdma_xprt *sx = id->context;
 
 	sx->cm_state = event->event;
-	trace_svcrdma_cm_event(sx, event->event, event->status);
+	trace_svcrdma_cm_event((struct sockaddr *)&sx->xprt.xpt_remote,
+			       event->event, event->status);
 	switch (event->event) {
 	case RDMA_CM_EVENT_ESTABLISHED:
 		break;

@@ -170,22 +170,10 @@ TRACE_EVENT(svcrdma_accept_err,
 	TP_printk("addr=%s status=%ld", __get_str(addr), __entry->status)
 );
 
-TRACE_EVENT(svcrdma_cm_event,
-	TP_PROTO(const struct srdma_xprt *sx, int event, int status),
-	TP_ARGS(sx, event, status),
-	TP_STRUCT__entry(
-		__string(peer, sx->xprt.xpt_remotebuf)
-		__field(int, event)
-		__field(int, status)
-	),
-	TP_fast_assign(
-		__assign_str(peer);
-		__entry->event = event;
-		__entry->status = status;
-	),
-	TP_printk("peer=%s event=%s status=%d", __get_str(peer),
-		  rdma_event_msg(__entry->event), __entry->status)
-);
+RPCRDMA_DECLARE_CM_EVENT_CLASS(svcrdma_cm_event_class);
+DEFINE_EVENT(svcrdma_cm_event_class, svcrdma_cm_event,
+	TP_PROTO(const struct sockaddr *peer, int event, int status),
+	TP_ARGS(peer, event, status));
 
 RPCRDMA_DECLARE_DEVICE_REMOVAL_CLASS(svcrdma_device_removal_class);
 DEFINE_EVENT(svcrdma_device_removal_class, svcrdma_device_removal,

@@ -17,7 +17,8 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 	struct rpc_xprt *xprt = &ep->rx->xprt;
 	int status = 0;
 
-	trace_xprtrdma_cm_event(xprt, event->event, event->status);
+	trace_xprtrdma_cm_event((struct sockaddr *)&xprt->addr, event->event,
+				event->status);
 	switch (event->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:

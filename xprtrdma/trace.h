@@ -271,25 +271,10 @@ TRACE_EVENT(xprtrdma_cb_setup,
 		  __get_str(port), __entry->reqs)
 );
 
-TRACE_EVENT(xprtrdma_cm_event,
-	TP_PROTO(const struct rpc_xprt *xprt, int event, int status),
-	TP_ARGS(xprt, event, status),
-	TP_STRUCT__entry(
-		__string(addr, xprt->address_strings[RPC_DISPLAY_ADDR])
-		__string(port, xprt->address_strings[RPC_DISPLAY_PORT])
-		__field(int, event)
-		__field(int, status)
-	),
-	TP_fast_assign(
-		__assign_str(addr);
-		__assign_str(port);
-		__entry->event = event;
-		__entry->status = status;
-	),
-	TP_printk("peer=[%s]:%s event=%s status=%d", __get_str(addr),
-		  __get_str(port), rdma_event_msg(__entry->event),
-		  __entry->status)
-);
+RPCRDMA_DECLARE_CM_EVENT_CLASS(xprtrdma_cm_event_class);
+DEFINE_EVENT(xprtrdma_cm_event_class, xprtrdma_cm_event,
+	TP_PROTO(const struct sockaddr *peer, int event, int status),
+	TP_ARGS(peer, event, status));
 
 TRACE_EVENT(xprtrdma_qp_event,
 	TP_PROTO(const struct rpc_xprt *xprt, enum ib_event_type event),

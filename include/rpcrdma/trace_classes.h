@@ -57,4 +57,31 @@
 			  __get_str(name), __entry->addr)		\
 	)
 
+/*
+ * An RDMA-CM event on a connection, and its status; @peer points into a
+ * sockaddr_storage (the transport's peer address).
+ */
+#define RPCRDMA_DECLARE_CM_EVENT_CLASS(class)				\
+	DECLARE_EVENT_CLASS(class,					\
+		TP_PROTO(const struct sockaddr *peer, int event,	\
+			 int status),					\
+		TP_ARGS(peer, event, status),				\
+		TP_STRUCT__entry(					\
+			__array(unsigned char, peer,			\
+				sizeof(struct sockaddr_in6))		\
+			__field(int, event)				\
+			__field(int, status)				\
+		),							\
+		TP_fast_assign(						\
+			memcpy(__entry->peer, peer,			\
+			       sizeof(struct sockaddr_in6));		\
+			__entry->event = event;				\
+			__entry->status = status;			\
+		),							\
+		TP_printk("peer=%pISpc event=%s status=%d",		\
+			  __entry->peer,				\
+			  rdma_event_msg(__entry->event),		\
+			  __entry->status)				\
+	)
+
 #endif /* _RPCRDMA_TRACE_CLASSES_H */

@@ -79,7 +79,7 @@ survive_device_loss() {
 # (rpcrdma:xprtrdma_*), recorded through the whole workload.
 CLIENT_EVENTS="xprtrdma_connect xprtrdma_disconnect xprtrdma_marshal
 	xprtrdma_reply xprtrdma_mr_reminv xprtrdma_inline_thresh
-	xprtrdma_post_recvs"
+	xprtrdma_post_recvs xprtrdma_cm_event"
 TRACE=/sys/kernel/tracing
 
 client_trace_start() {
@@ -151,6 +151,10 @@ client_trace_check() {
 		fail "no successful xprtrdma_connect over IPv6"
 	[ "$(client_trace_count xprtrdma_disconnect 'peer=\[')" -gt 0 ] ||
 		fail "no xprtrdma_disconnect event"
+	# The RDMA-CM events, with the peer's address as both roles print it.
+	[ "$(client_trace_count xprtrdma_cm_event 'peer=192\.0\.2\.1:20049 event=established status=0')" -gt 0 ] &&
+	[ "$(client_trace_count xprtrdma_cm_event 'peer=\[2001:db8::1\]:20049 event=established status=0')" -gt 0 ] ||
+		fail "no xprtrdma_cm_event for an established connection (IPv4 and IPv6)"
 	[ "$(client_trace_count xprtrdma_reply 'xid=0x[0-9a-f]{8} credits=[1-9]')" -gt 0 ] ||
 		fail "no xprtrdma_reply event with a credit grant"
 	[ "$(client_trace_count xprtrdma_reply 'remotely-invalidated')" -gt 0 ] &&

@@ -48,7 +48,7 @@ mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 for ev in accept queues bc_call bc_reply decode_short_err decode_badvers_err \
 	  decode_drop_err decode_badproc_err decode_parse_err err_vers \
 	  err_chunk reply_too_big close read_error send_err rq_starve \
-	  send_grow wc_send_err sq_full sq_retry; do
+	  send_grow wc_send_err sq_full sq_retry cm_event; do
 	echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
 		fail "no rpcrdma:svcrdma_$ev tracepoint"
 done
@@ -149,6 +149,8 @@ yes) [ "$grows" -gt 0 ] || fail "no Send context grew for a reply in three piece
 esac
 echo "tracepoints: $(trace_count accept) accepts, $(trace_count bc_call) callbacks, $(trace_count bc_reply) callback replies, $(trace_count 'decode_[a-z]+_err') decode errors"
 [ "$(trace_count accept)" -gt 0 ] || fail "no svcrdma_accept event"
+grep -qE ' svcrdma_cm_event: peer=192\.0\.2\.2:[0-9]+ event=established status=0' \
+	"$SERVER_TRACE" || fail "no svcrdma_cm_event for an established connection"
 # The kernel's clients offer many responder resources: more than one
 # RDMA Read may be in flight (the CM reports them as our initiator
 # depth).  CHECK_ORD=0 for peers that offer one.
