@@ -156,7 +156,8 @@ TRACE_EVENT(svcrdma_accept,
 		  __entry->sq_budget, __entry->ord, __entry->remote_inv)
 );
 
-TRACE_EVENT(svcrdma_accept_err,
+/* A connection's step that failed, and its errno. */
+DECLARE_EVENT_CLASS(svcrdma_peer_status_class,
 	TP_PROTO(const struct srdma_xprt *sx, long status),
 	TP_ARGS(sx, status),
 	TP_STRUCT__entry(
@@ -169,6 +170,10 @@ TRACE_EVENT(svcrdma_accept_err,
 	),
 	TP_printk("addr=%s status=%ld", __get_str(addr), __entry->status)
 );
+
+DEFINE_EVENT(svcrdma_peer_status_class, svcrdma_accept_err,
+	TP_PROTO(const struct srdma_xprt *sx, long status),
+	TP_ARGS(sx, status));
 
 RPCRDMA_DECLARE_CM_EVENT_CLASS(svcrdma_cm_event_class);
 DEFINE_EVENT(svcrdma_cm_event_class, svcrdma_cm_event,
@@ -253,19 +258,9 @@ DEFINE_EVENT(svcrdma_cid_class, svcrdma_wc_send,
 	TP_PROTO(const struct rpcrdma_cid *cid),
 	TP_ARGS(cid));
 
-TRACE_EVENT(svcrdma_rq_post_err,
-	TP_PROTO(const struct srdma_xprt *sx, int status),
-	TP_ARGS(sx, status),
-	TP_STRUCT__entry(
-		__field(int, status)
-		__string(addr, sx->xprt.xpt_remotebuf)
-	),
-	TP_fast_assign(
-		__entry->status = status;
-		__assign_str(addr);
-	),
-	TP_printk("addr=%s status=%d", __get_str(addr), __entry->status)
-);
+DEFINE_EVENT(svcrdma_peer_status_class, svcrdma_rq_post_err,
+	TP_PROTO(const struct srdma_xprt *sx, long status),
+	TP_ARGS(sx, status));
 
 TRACE_EVENT(svcrdma_wc_recv,
 	TP_PROTO(const struct ib_wc *wc, const struct rpcrdma_cid *cid),
