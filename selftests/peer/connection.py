@@ -92,12 +92,18 @@ def open_event_channel():
     return channel, new.pop()
 
 
+def pack_private_data(send_size, recv_size, remote_invalidate=True):
+    """RFC 8797 private data offering SEND_SIZE and RECV_SIZE (bytes, on
+    the 1 KiB grid), for a connect request or its accept."""
+    flags = RPCRDMA_CMP_F_SND_W_INV_OK if remote_invalidate else 0
+    return struct.pack('>IBBBB', RPCRDMA_CMP_MAGIC, RPCRDMA_CMP_VERSION,
+                       flags, send_size // 1024 - 1, recv_size // 1024 - 1)
+
+
 def connect_private_data(args):
     """RFC 8797 private data for the connect request."""
-    flags = RPCRDMA_CMP_F_SND_W_INV_OK if args.remote_invalidate else 0
-    size = args.inline_size // 1024 - 1
-    return struct.pack('>IBBBB', RPCRDMA_CMP_MAGIC, RPCRDMA_CMP_VERSION,
-                       flags, size, size)
+    return pack_private_data(args.inline_size, args.inline_size,
+                             args.remote_invalidate)
 
 
 def parse_private_data(data):

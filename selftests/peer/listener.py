@@ -14,7 +14,6 @@ pyverbs 44 quirks this works around:
 """
 
 import select
-import struct
 import time
 
 import pyverbs.cm_enums as ce
@@ -27,8 +26,7 @@ from pyverbs.pyverbs_error import PyverbsError
 from pyverbs.qp import QP, QPCap, QPInitAttr
 from pyverbs.wr import RecvWR, SGE, SendWR
 
-from connection import (RPCRDMA_CMP_F_SND_W_INV_OK, RPCRDMA_CMP_MAGIC,
-                        RPCRDMA_CMP_VERSION, ConnectError, open_event_channel,
+from connection import (ConnectError, open_event_channel, pack_private_data,
                         parse_private_data, wc_status_name)
 
 RECV_COUNT = 32             # also the credits the server grants
@@ -38,13 +36,6 @@ RDMA_SLOTS = 2              # bounce buffers for RDMA Read and Write
 OP_TIMEOUT = 10.0
 
 KIND_RECV, KIND_SEND, KIND_RDMA = 0, 1, 2
-
-
-def private_data(recv_size, send_size, remote_invalidate=True):
-    """RFC 8797 private data offering SEND_SIZE and RECV_SIZE."""
-    flags = RPCRDMA_CMP_F_SND_W_INV_OK if remote_invalidate else 0
-    return struct.pack('>IBBBB', RPCRDMA_CMP_MAGIC, RPCRDMA_CMP_VERSION,
-                       flags, send_size // 1024 - 1, recv_size // 1024 - 1)
 
 
 class Listener:
@@ -120,7 +111,7 @@ class ServerConnection:
         # ConnParam carries as much private data as its data_len made
         # room for, and set_private_data() silently drops the rest:
         # without data_len the client saw none (zeros) at all.
-        pdata = private_data(recv_size, send_size)
+        pdata = pack_private_data(send_size, recv_size)
         param = ConnParam(resources=1, depth=4, rnr_retry=7,
                           qp_num=self.qp.qp_num, data_len=len(pdata))
         param.set_private_data(pdata)
