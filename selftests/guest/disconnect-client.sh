@@ -169,8 +169,12 @@ for n in $(seq "${EVENTS:-10}"); do
 	echo "$kind $secs" >>/tmp/times
 	case " ${RESUME_KINDS:-} " in
 	*" $kind "*)
-		awk -v s="$secs" -v l="$RESUME_LIMIT" 'BEGIN { exit !(s <= l) }' ||
-			fail "event $n ($kind): I/O resumed after ${secs}s, more than ${RESUME_LIMIT}s" ;;
+		awk -v s="$secs" -v l="$RESUME_LIMIT" 'BEGIN { exit !(s <= l) }' || {
+			# Did it reconnect, and when?  (connect count, the
+			# RDMA-CM state, our client's connect lines)
+			stuck_report
+			fail "event $n ($kind): I/O resumed after ${secs}s, more than ${RESUME_LIMIT}s"
+		} ;;
 	esac
 	sleep 2
 done
