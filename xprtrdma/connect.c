@@ -64,12 +64,14 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 		/* TIMEWAIT_EXIT and friends need no action. */
 		return 0;
 	}
-	/* This event ends the connect attempt: say why (connect_report.c). */
-	ep->fail.event = event->event;
-	ep->fail.status = event->status;
-	ep->fail.detail = event->event == RDMA_CM_EVENT_REJECTED ?
-			  rdma_reject_msg(id, event->status) :
-			  rdma_event_msg(event->event);
+	if (status) {
+		/* This event ends the connect attempt: say why (connect_report.c). */
+		ep->fail.event = event->event;
+		ep->fail.status = event->status;
+		ep->fail.detail = event->event == RDMA_CM_EVENT_REJECTED ?
+				  rdma_reject_msg(id, event->status) :
+				  rdma_event_msg(event->event);
+	}
 	ep->cm_status = status;
 	complete(&ep->cm_done);
 	return 0;
