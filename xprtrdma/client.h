@@ -526,9 +526,11 @@ void xrdma_rpc_buf_unmap(struct xrdma_req *req);
 
 /* connect.c */
 int xrdma_ep_connect(struct xrdma_xprt *rx);
+void xrdma_ep_close(struct xrdma_xprt *rx);
+
+/* connect_report.c */
 void xrdma_connect_report(struct xrdma_xprt *rx, struct xrdma_connect_fail *f,
 			  int rc);
-void xrdma_ep_close(struct xrdma_xprt *rx);
 
 /* frwr.c */
 int xrdma_mr_pool_init(struct xrdma_ep *ep);
