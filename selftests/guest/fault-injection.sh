@@ -146,18 +146,42 @@ phase_end() {
 
 # write_some MNT COUNT SUMS TAG: write COUNT files of 64 KiB, fi.TAG.N,
 # under MNT, each with its own content; the checksums of those whose
-# write (and fsync) succeeded go to SUMS.
+# write (and fsync) succeeded go to SUMS, dd's error for the others to
+# /tmp/fi.err.
 write_some() {
 	local mnt=$1 count=$2 sums=$3 tag=$4 i
 
 	for i in $(seq "$count"); do
 		head -c 65536 /dev/urandom >/tmp/fi.src
 		if dd if=/tmp/fi.src of="$mnt/fi.$tag.$i" bs=65536 conv=fsync \
-			status=none 2>/dev/null; then
+			status=none 2>/tmp/fi.dd; then
 			(cd /tmp && sha256sum fi.src) |
 				sed "s/fi\.src/fi.$tag.$i/" >>"$sums"
+		else
+			sed "s/^/fi.$tag.$i: /" /tmp/fi.dd >>/tmp/fi.err
 		fi
 	done
+}
+
+# An RPC that ends in an error, and every connect attempt of our client,
+# go to the trace buffer, so that a write that fails says why.
+TRACE=/sys/kernel/tracing
+rpc_errors_trace() {
+	echo 8192 >"$TRACE/buffer_size_kb"
+	echo 'status != 0' >"$TRACE/events/sunrpc/rpc_connect_status/filter"
+	echo 1 >"$TRACE/events/sunrpc/rpc_connect_status/enable"
+	echo 1 >"$TRACE/events/sunrpc/rpc_call_rpcerror/enable"
+	echo 1 >"$TRACE/events/rpcrdma/xprtrdma_connect/enable"
+	echo 1 >"$TRACE/tracing_on"
+}
+
+# What a failed write left: dd's errors, and the RPC errors traced.
+write_failure_report() {
+	echo "# dd said:"
+	cat /tmp/fi.err
+	echo "# RPC errors and connect attempts (last 40):"
+	grep "rpc_call_rpcerror\|rpc_connect_status\|xprtrdma_connect" \
+		"$TRACE/trace" | tail -40
 }
 
 # Every file in SUMS, read through MNT, must read back as written: the
@@ -255,11 +279,15 @@ write_while_failing() {
 	timeout 600 tail --pid="$writer" -f /dev/null ||
 		fail "writes did not complete within 600 s of the shortage ending"
 	wait "$writer"
-	[ "$(wc -l </tmp/fi.sums)" = $((before + count)) ] ||
+	[ "$(wc -l </tmp/fi.sums)" = $((before + count)) ] || {
+		write_failure_report
 		fail "$((before + count - $(wc -l </tmp/fi.sums))) of $count writes failed on a hard mount"
+	}
 }
 
 phase_begin "I/O on a hard NFSv4.1 mount"
+rpc_errors_trace
+: >/tmp/fi.err
 mkdir -p /mnt/io
 timeout 180 mount -t nfs -o "$HARD" 192.0.2.1:/ /mnt/io || fail "mount failed"
 : >/tmp/fi.sums
