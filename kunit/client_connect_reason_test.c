@@ -3,7 +3,9 @@
  * KUnit: the cause a failed connect attempt is logged with
  * (xrdma_connect_reason()), from how far the attempt got, the RDMA-CM
  * event that ended it and its status, as the RDMA-CM reports them on
- * soft-RoCE, InfiniBand and iWARP for each way a connect fails.
+ * soft-RoCE, InfiniBand and iWARP for each way a connect fails; and
+ * the errno the RPC layer is told (xrdma_connect_status()), which must
+ * be one call_connect_status() retries on a hard mount.
  */
 #include <kunit/test.h>
 #include <rdma/ib_cm.h>
@@ -102,8 +104,74 @@ static void connect_reason_case(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, xrdma_connect_reason(&f), v->reason);
 }
 
+/*
+ * Each vector: what an attempt returned, and what the RPC layer must be
+ * told.  call_connect_status() in 6.12 retries exactly -ECONNREFUSED,
+ * -ECONNRESET, -ECONNABORTED, -ENETDOWN, -ENETUNREACH, -EHOSTUNREACH,
+ * -EPIPE, -EPROTO, -EADDRINUSE, -ENOTCONN, -EAGAIN, -ETIMEDOUT and
+ * -ENOBUFS; any other errno fails the RPC.
+ */
+struct ccs_vec {
+	const char *name;
+	int rc;
+	int status;
+};
+
+static const struct ccs_vec ccs_vecs[] = {
+	{ "connected: the RPC layer sends", 0, -EAGAIN },
+	{ "no memory", -ENOMEM, -ENOBUFS },
+	{ "no DMA mapping", -EIO, -ENOBUFS },
+	{ "no MR", -ENOBUFS, -ENOBUFS },
+	{ "no RDMA device for the address", -EADDRNOTAVAIL, -EHOSTUNREACH },
+	{ "RDMA device gone", -ENODEV, -EHOSTUNREACH },
+	{ "refused", -ECONNREFUSED, -ECONNREFUSED },
+	{ "address error event", -EHOSTUNREACH, -EHOSTUNREACH },
+	{ "route error event", -ENETUNREACH, -ENETUNREACH },
+	{ "connect error event", -ENOTCONN, -ENOTCONN },
+	{ "lost while connecting", -ECONNABORTED, -ECONNABORTED },
+	{ "no event in time", -ETIMEDOUT, -ETIMEDOUT },
+	{ "cut short by a link coming back", -EAGAIN, -EAGAIN },
+	{ "device cannot carry an RPC", -EINVAL, -EPROTO },
+	{ "RDMA-CM call unsupported", -EOPNOTSUPP, -EPROTO },
+	{ "bad address", -EAFNOSUPPORT, -EPROTO },
+	{ "busy", -EBUSY, -EPROTO },
+};
+
+static void ccs_desc(const struct ccs_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ccs, ccs_vecs, ccs_desc);
+
+/* The errors the 6.12 call_connect_status() retries on a hard mount. */
+static bool ccs_rpc_retries(int status)
+{
+	static const int retried[] = {
+		-ECONNREFUSED, -ECONNRESET, -ECONNABORTED, -ENETDOWN,
+		-ENETUNREACH, -EHOSTUNREACH, -EPIPE, -EPROTO, -EADDRINUSE,
+		-ENOTCONN, -EAGAIN, -ETIMEDOUT, -ENOBUFS,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(retried); i++)
+		if (status == retried[i])
+			return true;
+	return false;
+}
+
+static void connect_status_case(struct kunit *test)
+{
+	const struct ccs_vec *v = test->param_value;
+	int status = xrdma_connect_status(v->rc);
+
+	KUNIT_EXPECT_EQ(test, status, v->status);
+	KUNIT_EXPECT_TRUE(test, ccs_rpc_retries(status));
+}
+
 static struct kunit_case rpcrdma_client_connect_reason_cases[] = {
 	KUNIT_CASE_PARAM(connect_reason_case, ccr_gen_params),
+	KUNIT_CASE_PARAM(connect_status_case, ccs_gen_params),
 	{}
 };
 

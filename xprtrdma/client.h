@@ -531,6 +531,7 @@ void xrdma_ep_close(struct xrdma_xprt *rx);
 /* connect_report.c */
 void xrdma_connect_report(struct xrdma_xprt *rx, struct xrdma_connect_fail *f,
 			  int rc);
+int xrdma_connect_status(int rc);
 
 /* frwr.c */
 int xrdma_mr_pool_init(struct xrdma_ep *ep);

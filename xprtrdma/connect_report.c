@@ -16,6 +16,11 @@
  * status.  On InfiniBand and RoCE a REJECTED event's status is the IB
  * CM's reject reason; on iWARP it is an errno, and a port with no
  * listener cannot be told from a refusal (both are -ECONNREFUSED).
+ *
+ * The errno the RPC layer is told is chosen here too, by
+ * xrdma_connect_status(): call_connect_status() fails every waiting RPC
+ * on an errno it does not know, hard mount or not, so each failure is
+ * told as one it retries.
  */
 #include <kunit/visibility.h>
 #include <rdma/ib_cm.h>
@@ -84,6 +89,54 @@ xrdma_connect_reason(const struct xrdma_connect_fail *f)
 	return "the connection was lost while it was being set up";
 }
 EXPORT_SYMBOL_IF_KUNIT(xrdma_connect_reason);
+
+/**
+ * xrdma_connect_status - the errno the RPC layer is told after an attempt
+ * @rc: the attempt's return code, 0 when it connected
+ *
+ * call_connect_status() retries (after a delay, or at the next timeout)
+ * the connection errors it knows, and fails every waiting RPC with any
+ * other errno, even on a hard mount.  A mount (a soft connect) fails at
+ * once on a refusal, an unreachable server or -EPROTO.  So: a shortage
+ * of memory or DMA mapping space is -ENOBUFS (retried after 250 ms), no
+ * RDMA device behind the address is -EHOSTUNREACH, the errors the RPC
+ * layer knows stay as they are, and anything else (a device that cannot
+ * carry an RPC, an RDMA-CM call that failed for a reason of its own) is
+ * -EPROTO: the cause is in the log (xrdma_connect_report()), a mount
+ * fails with it, and a hard mount retries every 3 s.
+ *
+ * Return: -EAGAIN when connected (the RPC layer then sends), else a
+ * negative errno from the set above.
+ */
+int xrdma_connect_status(int rc)
+{
+	switch (rc) {
+	case 0:
+		return -EAGAIN;
+	case -ENOMEM:
+	case -EIO:
+	case -ENOBUFS:
+		return -ENOBUFS;
+	case -ENODEV:
+	case -EADDRNOTAVAIL:
+		return -EHOSTUNREACH;
+	case -ECONNREFUSED:
+	case -ECONNRESET:
+	case -ECONNABORTED:
+	case -ENETDOWN:
+	case -ENETUNREACH:
+	case -EHOSTUNREACH:
+	case -EPIPE:
+	case -EPROTO:
+	case -EADDRINUSE:
+	case -ENOTCONN:
+	case -EAGAIN:
+	case -ETIMEDOUT:
+		return rc;
+	}
+	return -EPROTO;
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_connect_status);
 
 /**
  * xrdma_connect_report - log the outcome of a connect attempt

@@ -312,24 +312,16 @@ static void xrdma_connect_worker(struct work_struct *work)
 	memalloc_noio_restore(noio);
 	rx->reconnect = true;
 	xprt_clear_connecting(xprt);
-	/*
-	 * Short of memory or of DMA mapping space for the new connection:
-	 * the RPC layer retries -ENOBUFS after a delay, but would fail
-	 * every waiting RPC on -ENOMEM, turning a passing shortage into
-	 * I/O errors on a hard mount.
-	 */
-	if (rc == -ENOMEM || rc == -EIO)
-		rc = -ENOBUFS;
 	if (!rc) {
 		xprt->connect_cookie++;
 		xprt->stat.connect_count++;
 		xprt->stat.connect_time += (long)jiffies -
 					   xprt->stat.connect_start;
 		xprt_set_connected(xprt);
-		rc = -EAGAIN;
 	}
 	xprt_unlock_connect(xprt, rx);
-	xprt_wake_pending_tasks(xprt, rc);
+	/* Told as an errno the RPC layer retries (connect_report.c). */
+	xprt_wake_pending_tasks(xprt, xrdma_connect_status(rc));
 }
 
 static void xrdma_connect(struct rpc_xprt *xprt, struct rpc_task *task)

@@ -46,10 +46,20 @@ long_target() {
 
 # The transport must let go of the device (removal may not hang), and
 # the mount reconnects on the new one.
+# The device stays away for 8 s with a write waiting: the connect
+# attempts made meanwhile find no RDMA device for the address, which a
+# hard mount must ride out (xrdma_connect_status()).
 remove_client_device() {
+	local cp
+
 	timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
 		fail "removing the RDMA device under a mount failed or hung"
+	timeout 240 cp /tmp/dev.src /mnt/dev.during &
+	cp=$!
+	sleep 8
 	rdma_link eth0
+	wait "$cp" ||
+		fail "a write made while the RDMA device was gone failed on a hard mount"
 }
 
 remove_server_device() {
@@ -71,7 +81,9 @@ survive_device_loss() {
 	nfs_mount "$1" 192.0.2.1 /mnt
 	cmp /tmp/dev.src /mnt/dev.before && cmp /tmp/dev.src /mnt/dev.after ||
 		fail "data differs across the device removal"
-	rm -f /mnt/dev.before /mnt/dev.after
+	[ ! -e /mnt/dev.during ] || cmp /tmp/dev.src /mnt/dev.during ||
+		fail "a file written while the device was gone differs"
+	rm -f /mnt/dev.before /mnt/dev.after /mnt/dev.during
 	umount /mnt
 }
 
