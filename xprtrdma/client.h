@@ -444,6 +444,10 @@ struct xrdma_req {
  *	short, as its messages may have been lost while the link was down
  * @link_back: when an interface or RDMA device of this transport's
  *	network namespace last came back (jiffies | 1; 0: never)
+ * @link_ifindex: interface the current connection runs over, 0 before
+ *	the first (under linkwatch.c's lock)
+ * @link_lost: that interface went down under the connection (under
+ *	linkwatch.c's lock)
  * @connect_failures: connect attempts failed since the last success
  *	(under XPRT_LOCKED)
  * @connect_ratelimit: limits the lines xrdma_connect_report() logs
@@ -471,6 +475,8 @@ struct xrdma_xprt {
 	struct list_head watch_node;
 	struct xrdma_ep *connecting;
 	unsigned long link_back;
+	int link_ifindex;
+	bool link_lost;
 	unsigned int connect_failures;
 	struct ratelimit_state connect_ratelimit;
 };
@@ -515,6 +521,7 @@ void xrdma_sysctl_unregister(void);
 void xrdma_linkwatch_add(struct xrdma_xprt *rx);
 void xrdma_linkwatch_del(struct xrdma_xprt *rx);
 void xrdma_linkwatch_connecting(struct xrdma_xprt *rx, struct xrdma_ep *ep);
+void xrdma_linkwatch_connected(struct xrdma_xprt *rx, int ifindex);
 bool xrdma_link_back(struct xrdma_xprt *rx);
 int xrdma_linkwatch_register(void);
 void xrdma_linkwatch_unregister(void);

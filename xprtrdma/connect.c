@@ -465,6 +465,7 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	down_write(&rx->ep_rwsem);
 	rx->ep = ep;
 	up_write(&rx->ep_rwsem);
+	xrdma_linkwatch_connected(rx, ep->id->route.addr.dev_addr.bound_dev_if);
 	WRITE_ONCE(rx->conn_inline_send, ep->inline_send);
 	WRITE_ONCE(rx->conn_inline_recv, ep->inline_recv);
 

@@ -17,6 +17,14 @@
  * the device's port is up is followed by another within
  * XRDMA_LINK_BACK_DELAY.
  *
+ * A connection whose interface went down and came back is closed when
+ * the link returns, so that it reconnects and sends again what awaits a
+ * reply.  While the link was down the peer may have given up on its
+ * side of the connection (its Sends ran out of retries) and its
+ * disconnect request have been lost; our queue pair then stays
+ * connected to nothing, and the calls whose replies were lost would
+ * wait for the RPC timeout, a minute on an NFS mount.
+ *
  * Transports join a list when they are set up and leave it before they
  * are destroyed; the list's lock is held while a connect is rescheduled,
  * so a transport's connect worker is never touched after it left.
@@ -31,8 +39,25 @@
 static LIST_HEAD(xrdma_watched);
 static DEFINE_SPINLOCK(xrdma_watch_lock);
 
-/* Every watched transport of @net (all of them if NULL) tries now. */
-static void xrdma_linkwatch_kick(struct net *net, const char *why)
+/* The interface @ifindex of @net went down: note it on its connections. */
+static void xrdma_linkwatch_lost(struct net *net, int ifindex)
+{
+	struct xrdma_xprt *rx;
+
+	spin_lock(&xrdma_watch_lock);
+	list_for_each_entry(rx, &xrdma_watched, watch_node)
+		if (net_eq(rx->xprt.xprt_net, net) &&
+		    rx->link_ifindex == ifindex)
+			rx->link_lost = true;
+	spin_unlock(&xrdma_watch_lock);
+}
+
+/*
+ * Every watched transport of @net (all of them if NULL) tries now; one
+ * connected over @ifindex (if not 0) while it was down reconnects.
+ */
+static void xrdma_linkwatch_kick(struct net *net, int ifindex,
+				 const char *why)
 {
 	struct xrdma_xprt *rx;
 
@@ -40,8 +65,17 @@ static void xrdma_linkwatch_kick(struct net *net, const char *why)
 	list_for_each_entry(rx, &xrdma_watched, watch_node) {
 		if (net && !net_eq(rx->xprt.xprt_net, net))
 			continue;
-		if (xprt_connected(&rx->xprt))
+		if (xprt_connected(&rx->xprt)) {
+			if (!ifindex || rx->link_ifindex != ifindex ||
+			    !rx->link_lost)
+				continue;
+			rx->link_lost = false;
+			WRITE_ONCE(rx->link_back, jiffies | 1);
+			trace_xprtrdma_force_disconnect(&rx->xprt,
+							"link lost and back");
+			xprt_force_disconnect(&rx->xprt);
 			continue;
+		}
 		WRITE_ONCE(rx->link_back, jiffies | 1);
 		if (delayed_work_pending(&rx->connect_worker)) {
 			trace_xprtrdma_link_back(&rx->xprt, why);
@@ -65,7 +99,13 @@ static int xrdma_netdev_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_UP:
 	case NETDEV_CHANGE:
 		if (netif_running(dev) && netif_carrier_ok(dev))
-			xrdma_linkwatch_kick(dev_net(dev), dev->name);
+			xrdma_linkwatch_kick(dev_net(dev), dev->ifindex,
+					     dev->name);
+		else
+			xrdma_linkwatch_lost(dev_net(dev), dev->ifindex);
+		break;
+	case NETDEV_DOWN:
+		xrdma_linkwatch_lost(dev_net(dev), dev->ifindex);
 		break;
 	default:
 		break;
@@ -79,7 +119,7 @@ static struct notifier_block xrdma_netdev_nb = {
 
 static int xrdma_ib_add(struct ib_device *device)
 {
-	xrdma_linkwatch_kick(NULL, dev_name(&device->dev));
+	xrdma_linkwatch_kick(NULL, 0, dev_name(&device->dev));
 	return 0;
 }
 
@@ -126,6 +166,19 @@ void xrdma_linkwatch_connecting(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
 	spin_lock(&xrdma_watch_lock);
 	rx->connecting = ep;
+	spin_unlock(&xrdma_watch_lock);
+}
+
+/**
+ * xrdma_linkwatch_connected - note the interface of a new connection
+ * @rx: transport just connected
+ * @ifindex: the interface its RDMA device runs over (0 if none is known)
+ */
+void xrdma_linkwatch_connected(struct xrdma_xprt *rx, int ifindex)
+{
+	spin_lock(&xrdma_watch_lock);
+	rx->link_ifindex = ifindex;
+	rx->link_lost = false;
 	spin_unlock(&xrdma_watch_lock);
 }
 
