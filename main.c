@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/init.h>
 
+#include "rpcrdma/conn_table.h"
 #include "rpcrdma/version.h"
 #include "xprtrdma/xprtrdma.h"
 #include "svcrdma/svcrdma.h"
@@ -17,12 +18,21 @@ static int __init rpcrdma_init(void)
 {
 	int rc;
 
-	rc = xrdma_register();
+	rc = rpcrdma_conn_table_init();
 	if (rc)
 		return rc;
+	rc = xrdma_register();
+	if (rc)
+		goto out_table;
 	rc = srdma_register();
 	if (rc)
-		xrdma_unregister();
+		goto out_client;
+	return 0;
+
+out_client:
+	xrdma_unregister();
+out_table:
+	rpcrdma_conn_table_exit();
 	return rc;
 }
 
@@ -30,6 +40,7 @@ static void __exit rpcrdma_exit(void)
 {
 	srdma_unregister();
 	xrdma_unregister();
+	rpcrdma_conn_table_exit();
 }
 
 module_init(rpcrdma_init);

@@ -49,6 +49,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	INIT_LIST_HEAD(&sx->rw_orphans);
 	spin_lock_init(&sx->rw_lock);
 	INIT_LIST_HEAD(&sx->rw_free);
+	rpcrdma_conn_init(&sx->conn);
 	/* RPC-over-RDMA has credit-based flow control (NFSv4 needs it). */
 	set_bit(XPT_CONG_CTRL, &sx->xprt.xpt_flags);
 	return sx;
@@ -62,6 +63,36 @@ static void srdma_xprt_discard(struct srdma_xprt *sx)
 {
 	put_net_track(sx->xprt.xpt_net, &sx->xprt.ns_tracker);
 	kfree(sx);
+}
+
+/*
+ * This connection's or listener's line in /proc/net/rpcrdma
+ * (common/conn_table.c); it is listed from accept or listen to xpo_free.
+ */
+static void srdma_conn_fill(struct rpcrdma_conn *c,
+			    struct rpcrdma_conn_info *info)
+{
+	struct srdma_xprt *sx = container_of(c, struct srdma_xprt, conn);
+	struct svc_xprt *xprt = &sx->xprt;
+	bool closing = test_bit(XPT_CLOSE, &xprt->xpt_flags);
+
+	memcpy(&info->local, &xprt->xpt_local, xprt->xpt_locallen);
+	if (test_bit(XPT_LISTENER, &xprt->xpt_flags)) {
+		info->role = "listener";
+		info->state = closing ? "closing" : "listening";
+		return;
+	}
+	info->role = "server";
+	info->state = closing ? "closing" : "connected";
+	memcpy(&info->peer, &xprt->xpt_remote, xprt->xpt_remotelen);
+	info->since = sx->established;
+	info->credits = sx->max_requests;
+	/* Calls nfsd threads hold (XPT_CONG_CTRL counts them). */
+	info->in_use = atomic_read(&xprt->xpt_nr_rqsts);
+	info->inline_send = sx->inline_send;
+	info->inline_recv = sx->recv_size;
+	info->ord = sx->ord;
+	info->sq_depth = sx->sq_budget;
 }
 
 /* A connection request: queue a new transport for srdma_accept(). */
@@ -172,6 +203,7 @@ static int srdma_cm_conn_handler(struct rdma_cm_id *id,
 	case RDMA_CM_EVENT_REJECTED:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		rpcrdma_conn_why(&sx->conn, RPCRDMA_WHY_CM, event->event, NULL);
 		/* XPT_BUSY holds this back until the transport is set up. */
 		srdma_close(sx, "disconnected");
 		break;
@@ -294,6 +326,7 @@ struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
 			   svc_addr_len((struct sockaddr *)
 					&id->route.addr.src_addr));
 	trace_svcrdma_listen(listener, -1, 0);
+	rpcrdma_conn_add(&listener->conn, net, srdma_conn_fill);
 	return &listener->xprt;
 
 out_free:
@@ -313,6 +346,7 @@ static void srdma_qp_event(struct ib_event *event, void *context)
 	case IB_EVENT_QP_LAST_WQE_REACHED:
 		break;
 	default:
+		rpcrdma_conn_why(&sx->conn, RPCRDMA_WHY_QP, event->event, NULL);
 		srdma_close(sx, "QP error");
 	}
 }
@@ -506,6 +540,8 @@ struct svc_xprt *srdma_accept(struct svc_xprt *listener)
 		srdma_xprt_discard(sx);
 		return NULL;
 	}
+	sx->established = jiffies ?: 1;
+	rpcrdma_conn_add(&sx->conn, sx->xprt.xpt_net, srdma_conn_fill);
 	return &sx->xprt;
 }
 
@@ -539,6 +575,7 @@ void srdma_free(struct svc_xprt *xprt)
 {
 	struct srdma_xprt *sx = srdma_xprt(xprt), *pending, *next;
 
+	rpcrdma_conn_del(&sx->conn);
 	if (test_bit(XPT_LISTENER, &xprt->xpt_flags)) {
 		/* No more requests once the listening id is gone. */
 		if (sx->cm_id)

@@ -120,6 +120,8 @@ static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 		trace_svcrdma_wc_read_flush(wc, &rd->cid);
 	else
 		trace_svcrdma_wc_read_err(wc, &rd->cid);
+	if (wc->status != IB_WC_SUCCESS)
+		rpcrdma_conn_wc(&sx->conn, wc);
 	rd->status = wc->status;
 	srdma_sq_release(sx, rd->nr_wrs);
 

@@ -295,6 +295,7 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	srdma_stat_add(SRDMA_STAT_RQ_POLL, 1);
 	if (wc->status != IB_WC_SUCCESS) {
+		rpcrdma_conn_wc(&sx->conn, wc);
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			trace_svcrdma_wc_recv_err(wc, &rc->cid);
 		else

@@ -387,6 +387,7 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
 	while (atomic_sub_return(n, &sx->sq_avail) < 0) {
 		atomic_add(n, &sx->sq_avail);
 		srdma_stat_add(SRDMA_STAT_SQ_STARVE, 1);
+		atomic_long_inc(&sx->conn.sq_waits);
 		trace_svcrdma_sq_full(sx, cid);
 		waited = true;
 		wait_event_timeout(sx->sq_wait,

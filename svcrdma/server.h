@@ -26,6 +26,7 @@
 #include <rdma/rw.h>
 
 #include <rpcrdma/cid.h>
+#include <rpcrdma/conn_table.h>
 #include <rpcrdma/send.h>
 #include <rpcrdma/xdr_range.h>
 #include <rpcrdma/verbs.h>
@@ -192,6 +193,9 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @peer_errors: malformed messages received on this connection
  * @cm_state: last connection event (RDMA_CM_EVENT_*), for tracing
  * @next_cid: completion IDs handed out on this connection, for tracing
+ * @established: jiffies when the connection was accepted (never 0)
+ * @conn: this connection's or listener's line in /proc/net/rpcrdma,
+ *	from accept (or listen) to xpo_free
  *
  * The NFSv4.1 backchannel of a connection is @xprt.xpt_bc_xprt.
  */
@@ -252,6 +256,8 @@ struct srdma_xprt {
 	atomic_t peer_errors;
 	int cm_state;
 	atomic_t next_cid;
+	unsigned long established;
+	struct rpcrdma_conn conn;
 };
 
 static inline struct srdma_xprt *srdma_xprt(struct svc_xprt *xprt)

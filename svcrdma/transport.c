@@ -40,6 +40,7 @@ static void srdma_kill_temp_xprt(struct svc_xprt *xprt)
 void srdma_close(struct srdma_xprt *sx, const char *why)
 {
 	KUNIT_STATIC_STUB_REDIRECT(srdma_close, sx, why);
+	rpcrdma_conn_why(&sx->conn, RPCRDMA_WHY_LOCAL, 0, why);
 	if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 		return;
 	trace_svcrdma_close(sx, why);

@@ -95,16 +95,15 @@ void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
 	    cl->has_reply || hdr->inline_len > PAGE_SIZE) {
 		pr_warn_ratelimited("rpcrdma: unexpected backchannel call from %s\n",
 				    xprt->address_strings[RPC_DISPLAY_ADDR]);
-		trace_xprtrdma_force_disconnect(xprt,
-						"unexpected backchannel call");
-		goto out_reset;
+		xrdma_force_disconnect(rx, "unexpected backchannel call");
+		return;
 	}
 	req = xrdma_bc_req_get(rx);
 	if (!req) {
 		pr_warn_ratelimited("rpcrdma: backchannel overflow from %s\n",
 				    xprt->address_strings[RPC_DISPLAY_ADDR]);
-		trace_xprtrdma_force_disconnect(xprt, "backchannel overflow");
-		goto out_reset;
+		xrdma_force_disconnect(rx, "backchannel overflow");
+		return;
 	}
 	memcpy(req->rpc_buf, payload, hdr->inline_len);
 	kref_init(&req->ref);
@@ -126,10 +125,6 @@ void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
 	atomic_inc(&xprt->bc_slot_count);
 	lwq_enqueue(&rqst->rq_bc_list, &bc_serv->sv_cb_list);
 	svc_pool_wake_idle_thread(&bc_serv->sv_pools[0]);
-	return;
-
-out_reset:
-	xprt_force_disconnect(xprt);
 }
 
 /**
@@ -166,7 +161,7 @@ int xrdma_bc_send_reply(struct xrdma_xprt *rx, struct xrdma_req *req)
 
 	rc = xrdma_post_send(req, ep);
 	if (rc) {
-		xprt_force_disconnect(xprt);
+		xrdma_force_disconnect(rx, "backchannel reply not posted");
 		return -ENOTCONN;
 	}
 	trace_xprtrdma_cb_reply(xprt, rqst, rqst->rq_snd_buf.len);

@@ -30,6 +30,7 @@
 #include <rdma/rdma_cm.h>
 
 #include <rpcrdma/cid.h>
+#include <rpcrdma/conn_table.h>
 #include <rpcrdma/send.h>
 #include <rpcrdma/xdr_range.h>
 #include <rpcrdma/verbs.h>
@@ -269,6 +270,9 @@ struct xrdma_connect_fail {
  * @max_requests: credits we ask for, and Receives we post
  * @max_send_sge: SGEs per Send we use
  * @mr_depth: pages one MR can map
+ * @ird: RDMA Reads the server may have in flight against us
+ * @sq_depth: Send Queue work requests
+ * @established: jiffies when the connection was established (never 0)
  * @mr_lock: protects @mr_free and @mr_all
  * @mr_free: MRs ready for registration
  * @mr_all: every MR of this endpoint
@@ -308,6 +312,9 @@ struct xrdma_ep {
 	unsigned int max_requests;
 	unsigned int max_send_sge;
 	unsigned int mr_depth;
+	unsigned int ird;
+	unsigned int sq_depth;
+	unsigned long established;
 
 	spinlock_t mr_lock;		/* @mr_free, @mr_all */
 	struct list_head mr_free;
@@ -451,6 +458,7 @@ struct xrdma_req {
  * @connect_failures: connect attempts failed since the last success
  *	(under XPRT_LOCKED)
  * @connect_ratelimit: limits the lines xrdma_connect_report() logs
+ * @conn: this transport's line in /proc/net/rpcrdma
  */
 struct xrdma_xprt {
 	struct rpc_xprt xprt;
@@ -479,6 +487,7 @@ struct xrdma_xprt {
 	bool link_lost;
 	unsigned int connect_failures;
 	struct ratelimit_state connect_ratelimit;
+	struct rpcrdma_conn conn;
 };
 
 static inline struct xrdma_xprt *xrdma_xprt(struct rpc_xprt *xprt)
@@ -534,6 +543,9 @@ void xrdma_rpc_buf_unmap(struct xrdma_req *req);
 /* connect.c */
 int xrdma_ep_connect(struct xrdma_xprt *rx);
 void xrdma_ep_close(struct xrdma_xprt *rx);
+
+/* transport.c */
+void xrdma_force_disconnect(struct xrdma_xprt *rx, const char *why);
 
 /* connect_report.c */
 void xrdma_connect_report(struct xrdma_xprt *rx, struct xrdma_connect_fail *f,

@@ -55,6 +55,8 @@ static int xrdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *event)
 			trace_xprtrdma_device_removal(id);
 		if (READ_ONCE(ep->connected)) {
 			WRITE_ONCE(ep->connected, false);
+			rpcrdma_conn_why(&ep->rx->conn, RPCRDMA_WHY_CM,
+					 event->event, NULL);
 			xprt_force_disconnect(xprt);
 			return 0;
 		}
@@ -89,6 +91,8 @@ static void xrdma_qp_event(struct ib_event *event, void *context)
 	case IB_EVENT_DEVICE_FATAL:
 		if (READ_ONCE(ep->connected)) {
 			WRITE_ONCE(ep->connected, false);
+			rpcrdma_conn_why(&ep->rx->conn, RPCRDMA_WHY_QP,
+					 event->event, NULL);
 			xprt_force_disconnect(&ep->rx->xprt);
 		}
 		break;
@@ -255,6 +259,7 @@ static int xrdma_ep_size(struct xrdma_xprt *rx, struct xrdma_ep *ep,
 	ep->nr_reps = q->recv_posted;
 	ep->recv_batch = q->recv_batch;
 	ep->sendq.batch = q->send_batch;
+	ep->sq_depth = q->send_wr;
 	return 0;
 }
 
@@ -363,6 +368,7 @@ static int xrdma_ep_handshake(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 	param.private_data_len = sizeof(pdata);
 	param.responder_resources =
 		min_t(int, ep->device->attrs.max_qp_rd_atom, U8_MAX);
+	ep->ird = param.responder_resources;
 	param.initiator_depth = 0;
 	param.retry_count = 6;
 	param.rnr_retry_count = 0;
@@ -462,6 +468,8 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 		return rc;
 	}
 
+	ep->established = jiffies ?: 1;
+	rpcrdma_conn_up(&rx->conn);
 	down_write(&rx->ep_rwsem);
 	rx->ep = ep;
 	up_write(&rx->ep_rwsem);

@@ -23,6 +23,7 @@
 /* Only failed FastReg and LocalInv WRs get here (they are unsignaled). */
 static void xrdma_mr_wc_failed(struct xrdma_mr *mr, struct ib_wc *wc)
 {
+	rpcrdma_conn_wc(&mr->ep->rx->conn, wc);
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
 		xprt_force_disconnect(&mr->ep->rx->xprt);
 }
@@ -431,6 +432,7 @@ static void xrdma_inv_reply_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	trace_xprtrdma_wc_li_done(wc, &req->inv_cid);
 	if (wc->status != IB_WC_SUCCESS) {
+		rpcrdma_conn_wc(&req->rx->conn, wc);
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
 			xprt_force_disconnect(&req->rx->xprt);
 	}
@@ -454,7 +456,7 @@ static void xrdma_qp_fence(struct xrdma_req *req, struct ib_qp *qp, int rc)
 	if (err)
 		pr_warn_ratelimited("rpcrdma: cannot fence a queue pair after a failed LocalInv: %d\n",
 				    err);
-	xprt_force_disconnect(&req->rx->xprt);
+	xrdma_force_disconnect(req->rx, "LocalInv not posted");
 }
 
 /**
@@ -508,6 +510,8 @@ static void xrdma_inv_sync_done(struct ib_cq *cq, struct ib_wc *wc)
 					     inv_cqe);
 
 	trace_xprtrdma_wc_li_wake(wc, &req->inv_cid);
+	if (wc->status != IB_WC_SUCCESS)
+		rpcrdma_conn_wc(&req->rx->conn, wc);
 	if (wc->status != IB_WC_SUCCESS &&
 	    wc->status != IB_WC_WR_FLUSH_ERR)
 		xprt_force_disconnect(&req->rx->xprt);

@@ -71,9 +71,7 @@ static void xrdma_linkwatch_kick(struct net *net, int ifindex,
 				continue;
 			rx->link_lost = false;
 			WRITE_ONCE(rx->link_back, jiffies | 1);
-			trace_xprtrdma_force_disconnect(&rx->xprt,
-							"link lost and back");
-			xprt_force_disconnect(&rx->xprt);
+			xrdma_force_disconnect(rx, "link lost and back");
 			continue;
 		}
 		WRITE_ONCE(rx->link_back, jiffies | 1);

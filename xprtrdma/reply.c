@@ -469,7 +469,7 @@ static void xrdma_recv_repost(struct xrdma_ep *ep, struct xrdma_rep *rep)
 		trace_xprtrdma_post_recvs_err(&ep->rx->xprt,
 					      &container_of(bad, struct xrdma_rep,
 							    rb)->cid, rc);
-		xprt_force_disconnect(&ep->rx->xprt);
+		xrdma_force_disconnect(ep->rx, "Receives not posted");
 	}
 }
 
@@ -487,6 +487,7 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	trace_xprtrdma_wc_receive(wc, &rep->cid);
 	if (wc->status != IB_WC_SUCCESS) {
+		rpcrdma_conn_wc(&ep->rx->conn, wc);
 		if (wc->status != IB_WC_WR_FLUSH_ERR) {
 			if (READ_ONCE(ep->connected)) {
 				WRITE_ONCE(ep->connected, false);

@@ -258,6 +258,8 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	 */
 	if (rqst->rq_connect_cookie == xprt->connect_cookie) {
 		trace_xprtrdma_force_disconnect(xprt, "retransmission");
+		rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0,
+				 "retransmission");
 		goto drop_connection;
 	}
 
@@ -276,6 +278,8 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	/* A call without a reply would leave the credit count wrong. */
 	if (!rpc_reply_expected(rqst->rq_task)) {
 		trace_xprtrdma_force_disconnect(xprt, "call without a reply");
+		rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0,
+				 "call without a reply");
 		goto drop_connection;
 	}
 	return 0;
@@ -343,10 +347,27 @@ static void xrdma_connect(struct rpc_xprt *xprt, struct rpc_task *task)
 	queue_delayed_work(system_long_wq, &rx->connect_worker, delay);
 }
 
+/**
+ * xrdma_force_disconnect - close the connection, for a reason of our own
+ * @rx: the transport
+ * @why: the reason, for the trace and /proc/net/rpcrdma (static storage)
+ *
+ * Any context.  The RPC layer closes the connection from a worker.
+ */
+void xrdma_force_disconnect(struct xrdma_xprt *rx, const char *why)
+{
+	trace_xprtrdma_force_disconnect(&rx->xprt, why);
+	rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0, why);
+	xprt_force_disconnect(&rx->xprt);
+}
+
 static void xrdma_close(struct rpc_xprt *xprt)
 {
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 
+	/* Unless a cause was noted: idle, unmount, a sysfs request. */
+	rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0,
+			 "closed by the RPC layer");
 	xrdma_ep_close(rx);
 	xprt->reestablish_timeout = 0;
 	++xprt->connect_cookie;
@@ -356,8 +377,7 @@ static void xrdma_close(struct rpc_xprt *xprt)
 static void xrdma_timer(struct rpc_xprt *xprt, struct rpc_task *task)
 {
 	/* A lost reply cannot be retransmitted without a new connection. */
-	trace_xprtrdma_force_disconnect(xprt, "RPC timeout");
-	xprt_force_disconnect(xprt);
+	xrdma_force_disconnect(xrdma_xprt(xprt), "RPC timeout");
 }
 
 static void xrdma_inject_disconnect(struct rpc_xprt *xprt)
@@ -498,6 +518,44 @@ static void xrdma_print_stats(struct rpc_xprt *xprt, struct seq_file *seq)
 }
 
 /*
+ * This transport's line in /proc/net/rpcrdma (common/conn_table.c).  The
+ * endpoint is only looked at if it can be had at once: a reader does not
+ * wait for a connection being torn down.
+ */
+static void xrdma_conn_fill(struct rpcrdma_conn *c,
+			    struct rpcrdma_conn_info *info)
+{
+	struct xrdma_xprt *rx = container_of(c, struct xrdma_xprt, conn);
+	struct rpc_xprt *xprt = &rx->xprt;
+	struct xrdma_ep *ep;
+
+	info->role = "client";
+	memcpy(&info->peer, &xprt->addr, xprt->addrlen);
+	if (xprt_connected(xprt))
+		info->state = "connected";
+	else if (test_bit(XPRT_CONNECTING, &xprt->state))
+		info->state = "connecting";
+	else
+		info->state = "idle";
+	info->credits = READ_ONCE(rx->credits);
+	info->in_use = READ_ONCE(xprt->cong) >> RPC_CWNDSHIFT;
+	info->reconnects = xprt->stat.connect_count ?
+			   xprt->stat.connect_count - 1 : 0;
+	if (!down_read_trylock(&rx->ep_rwsem))
+		return;
+	ep = rx->ep;
+	if (ep) {
+		info->local = ep->id->route.addr.src_addr;
+		info->since = ep->established;
+		info->inline_send = ep->inline_send;
+		info->inline_recv = ep->inline_recv;
+		info->ird = ep->ird;
+		info->sq_depth = ep->sq_depth;
+	}
+	up_read(&rx->ep_rwsem);
+}
+
+/*
  * Setup and teardown
  */
 
@@ -506,6 +564,7 @@ static void xrdma_destroy(struct rpc_xprt *xprt)
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 
 	xrdma_linkwatch_del(rx);
+	rpcrdma_conn_del(&rx->conn);
 	cancel_delayed_work_sync(&rx->connect_worker);
 	xrdma_ep_close(rx);
 	xrdma_bc_destroy_all(rx);
@@ -543,6 +602,7 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 	INIT_DELAYED_WORK(&rx->connect_worker, xrdma_connect_worker);
 	/* One line per failed attempt, unless they come faster than this. */
 	ratelimit_state_init(&rx->connect_ratelimit, 5 * HZ, 5);
+	rpcrdma_conn_init(&rx->conn);
 	rx->inline_read = READ_ONCE(xrdma_max_inline_read);
 	rx->inline_write = READ_ONCE(xrdma_max_inline_write);
 	rx->credits = 1;
@@ -574,6 +634,7 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 	}
 	xrdma_format_addresses(xprt);
 	xrdma_linkwatch_add(rx);
+	rpcrdma_conn_add(&rx->conn, xprt->xprt_net, xrdma_conn_fill);
 	trace_xprtrdma_op_setup(xprt, slots);
 	return xprt;
 }
