@@ -25,7 +25,10 @@
 #                     gives them back intact;
 #   CONNECT_FAILURES=1  mounts that cannot connect (nothing listening, no
 #                     RDMA device behind the route, no neighbour answering)
-#                     fail, and our client's log names each cause.
+#                     fail, and our client's log names each cause;
+#   CONN_TABLE=1      during the first nconnect run, /proc/net/rpcrdma on
+#                     both ends (our module on both) lists the connections
+#                     with the addresses, credits and inline sizes known.
 # Finally umount, rmmod, clean dmesg.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
@@ -414,7 +417,7 @@ umount /mnt
 # nconnect_fio N: fio with verify over N connections; the slowest I/O
 # must not stand out (a lost wakeup or a backlog wait shows there).
 nconnect_fio() {
-	local n=$1 lines max_ms
+	local n=$1 lines max_ms fio
 
 	step "NFSv4.2 nconnect=$n: fio at queue depth 16 with verify"
 	mkdir -p /mnt
@@ -428,8 +431,14 @@ nconnect_fio() {
 	timeout 600 fio --name=nconnect --directory=/mnt/nc --numjobs=4 \
 		--size=4M --bs=16k --rw=randwrite --direct=1 --ioengine=libaio \
 		--iodepth=16 --verify=crc32c --do_verify=1 --verify_fatal=1 \
-		--group_reporting --output-format=json --output=/tmp/nc.json ||
-		fail "fio verify over nconnect=$n failed or hung"
+		--group_reporting --output-format=json --output=/tmp/nc.json &
+	fio=$!
+	if [ "${CONN_TABLE:-0}" = 1 ] && [ ! -e /tmp/conn-table-done ]; then
+		sleep 3
+		conn_table_check "$n"
+		touch /tmp/conn-table-done
+	fi
+	wait "$fio" || fail "fio verify over nconnect=$n failed or hung"
 	max_ms=$(python3 -c 'import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print(int(max(j[d]["clat_ns"]["max"] for d in ("read", "write")) / 1e6))' /tmp/nc.json)
@@ -438,6 +447,33 @@ print(int(max(j[d]["clat_ns"]["max"] for d in ("read", "write")) / 1e6))' /tmp/n
 		fail "nconnect=$n: an I/O took ${max_ms} ms (a stall)"
 	rm -rf /mnt/nc
 	umount /mnt
+}
+
+# conn_table_check N: under the nconnect=N mount's load, /proc/net/rpcrdma
+# lists at least N connected client transports from 192.0.2.2 to the
+# server's port, with credits granted and in use within bounds and the
+# inline sizes the connect negotiated (xprtrdma_inline_thresh); then the
+# server checks its own end (nfs-server.sh).
+conn_table_check() {
+	local n=$1 send recv lines
+
+	step "nconnect=$n: /proc/net/rpcrdma on both ends under load"
+	cat /proc/net/rpcrdma >/tmp/conn-table || fail "cannot read /proc/net/rpcrdma"
+	cat /tmp/conn-table
+	head -1 /tmp/conn-table | grep -q '^role local peer state age credits in_use inline_send inline_recv ord ird sq_depth sq_waits rnr_retry_exc retry_exc flushed reconnects last_disconnect$' ||
+		fail "/proc/net/rpcrdma: unexpected header"
+	send=$(thresh_value "send/recv=" 1)
+	recv=$(thresh_value "send/recv=" 2)
+	lines=$(awk -v s="$send" -v r="$recv" '
+		$1 == "client" && $3 == "192.0.2.1:20049" && $4 == "connected" &&
+		$2 ~ /^192\.0\.2\.2:[0-9]+$/ && $5 ~ /^[0-9]+$/ &&
+		$6 >= 1 && $6 <= 1024 && $7 <= $6 && $8 == s && $9 == r &&
+		$10 == 0 && $11 >= 1 && $12 >= 3 && $15 == 0 && $14 == 0 { c++ }
+		END { print c + 0 }' /tmp/conn-table)
+	[ "$lines" -ge "$n" ] ||
+		fail "/proc/net/rpcrdma: $lines connected client lines as expected (inline $send/$recv), $n wanted"
+	signal_peer "conn-table-check-$n"
+	wait_peer "conn-table-checked-$n" 120
 }
 
 # Direct-I/O writers and readers, killed mid-RPC; on odd rounds the RDMA

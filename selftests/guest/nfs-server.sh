@@ -59,6 +59,30 @@ step "NFS server on 192.0.2.1 and 2001:db8::1, rdma port $NFS_PORT, our transpor
 nfs_server_start
 cat /proc/fs/nfsd/portlist
 signal_peer server-ready
+if [ "${CONN_TABLE:-0}" = 1 ]; then
+	# The client's first nconnect run (nfs-client.sh conn_table_check).
+	n=${NCONNECT%% *}
+	wait_peer "conn-table-check-$n" "${PEER_TIMEOUT:-0}"
+	step "/proc/net/rpcrdma with the client's nconnect=$n mount under load"
+	cat /proc/net/rpcrdma >/tmp/conn-table || fail "cannot read /proc/net/rpcrdma"
+	cat /tmp/conn-table
+	credits=$(cat /proc/sys/sunrpc/svc_rdma/max_requests)
+	# Receives on the 1 KiB grid of RFC 8797's private data.
+	recv=$(( $(cat /proc/sys/sunrpc/svc_rdma/max_req_size) / 1024 * 1024 ))
+	# nfsd listens on the wildcard addresses (nfs_server_start).
+	awk '$1 == "listener" && $2 ~ /:20049$/ && $3 == "-" &&
+		$4 == "listening" { ok = 1 } END { exit !ok }' /tmp/conn-table ||
+		fail "/proc/net/rpcrdma: no listener on port 20049"
+	lines=$(awk -v c="$credits" -v r="$recv" '
+		$1 == "server" && $2 == "192.0.2.1:20049" && $4 == "connected" &&
+		$3 ~ /^192\.0\.2\.2:[0-9]+$/ && $5 ~ /^[0-9]+$/ && $6 == c &&
+		$7 <= $6 && $8 >= 1024 && $8 <= r && $9 == r && $10 >= 1 &&
+		$11 == 0 && $12 >= 3 && $14 == 0 && $15 == 0 && $17 == "-" { n++ }
+		END { print n + 0 }' /tmp/conn-table)
+	[ "$lines" -ge "$n" ] ||
+		fail "/proc/net/rpcrdma: $lines connected server lines as expected (credits $credits, receives $recv), $n wanted"
+	signal_peer "conn-table-checked-$n"
+fi
 if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	wait_peer restart-server "${PEER_TIMEOUT:-0}"
 	step "restarting the NFS service under the client's writes"

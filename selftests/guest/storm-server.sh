@@ -4,7 +4,10 @@
 # sets), in the same boot.  For each, the memory in use is read
 # before the storm, with STORM_COUNT connections held, and after they
 # are closed: per connection, and back where it was (unless
-# STORM_CHECK_MEMORY=0).
+# STORM_CHECK_MEMORY=0).  With our module, /proc/net/rpcrdma is read
+# without a pause while the connections come and go (which KASAN and
+# lockdep watch in test 73); it must list them all while they are held,
+# and none once they are closed but the mount's own.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 count=${STORM_COUNT:-256}
@@ -101,6 +104,33 @@ graph_report() {
 		fail "$1: no accept in the function graph"
 }
 
+# table_reader_start: read /proc/net/rpcrdma in a loop until
+# table_reader_stop; a failed read is recorded.
+table_reader_start() {
+	rm -f /tmp/table.stop /tmp/table.failed
+	(
+		reads=0
+		while [ ! -e /tmp/table.stop ]; do
+			cat /proc/net/rpcrdma >/dev/null || touch /tmp/table.failed
+			reads=$((reads + 1))
+		done
+		echo "$reads" >/tmp/table.reads
+	) &
+	table_reader=$!
+}
+
+table_reader_stop() {
+	touch /tmp/table.stop
+	wait "$table_reader"
+	echo "/proc/net/rpcrdma read $(cat /tmp/table.reads) times during the storm"
+	[ ! -e /tmp/table.failed ] || fail "a read of /proc/net/rpcrdma failed"
+}
+
+# Connections /proc/net/rpcrdma lists for the server role.
+table_connections() {
+	awk '$1 == "server" { n++ } END { print n + 0 }' /proc/net/rpcrdma
+}
+
 # RDMA-CM ids of this server that are connections, not listeners.
 connected_ids() {
 	rdma resource show cm_id 2>/dev/null | grep -c 'state CONNECT'
@@ -116,10 +146,12 @@ for module in ${STORM_MODULES:?set by test 72 or 73}; do
 	set -- $(mem_used)
 	before=$1 slab_before=$2
 	graph_start "$module"
+	[ "$module" = ours ] && table_reader_start
 	signal_peer "storm-ready-$n-$module"
 	wait_peer "storm-up-$n-$module" 0
 	graph_report "$module"
 	held=$(connected_ids)
+	[ "$module" = ours ] && table_held=$(table_connections)
 	set -- $(mem_used)
 	during=$1 slab_during=$2
 	echo "$module: $held connections held"
@@ -130,6 +162,20 @@ for module in ${STORM_MODULES:?set by test 72 or 73}; do
 		sleep 0.5
 	done
 	left=$(connected_ids)
+	if [ "$module" = ours ]; then
+		table_reader_stop
+		# A closed connection leaves the table when nfsd frees it.
+		for _ in $(seq 120); do
+			[ "$(table_connections)" -le 1 ] && break
+			sleep 0.5
+		done
+		listed=$(table_connections)
+		echo "ours: /proc/net/rpcrdma lists $table_held connections held, $listed after"
+		[ "$table_held" -ge "$count" ] ||
+			fail "/proc/net/rpcrdma listed $table_held connections, $count held"
+		[ "$listed" -le 1 ] ||
+			fail "/proc/net/rpcrdma still lists $listed connections after the storm"
+	fi
 	set -- $(mem_used)
 	after=$1 slab_after=$2
 	per=$(((during - before) / count))

@@ -11,7 +11,9 @@
 # after N failed attempts" line), mounts that cannot connect (nothing
 # listening, no RDMA device on the route, no neighbour answering) whose
 # causes our client must log; the server checks the negotiated Read
-# depth.
+# depth.  Under the nconnect load, /proc/net/rpcrdma on both ends must
+# list the connections with the addresses, credits and inline sizes
+# known (CONN_TABLE).
 . "$(dirname "$0")/../lib/common.sh"
 
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
@@ -22,5 +24,5 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 16 "8 16")" \
 	--env "DIR_ENTRIES=$(check_or_full 500 3000)" \
 	--env RENEGOTIATE=1 --env SERVER_DEVICE_REMOVAL=1 \
-	--env CONNECT_FAILURES=1 \
+	--env CONNECT_FAILURES=1 --env CONN_TABLE=1 \
 	${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}
