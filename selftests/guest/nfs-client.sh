@@ -216,13 +216,13 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	mount_xprt_line /mnt
 	rm -rf /mnt/f.* /mnt/dir /mnt/link
 	write_files /mnt $SIZES
-	expect_xprt_field /mnt 11 1 "read_chunk_count after 1 MiB writes"
+	expect_xprt_field /mnt read_chunk_count 1 "read_chunk_count after 1 MiB writes"
 	[ "${CLIENT_MODULE:-ours}" = stock ] ||
-		expect_xprt_field /mnt 18 1 "hardway_register_count (buffers grown)"
+		expect_xprt_field /mnt hardway_register_count 1 "hardway_register_count (buffers grown)"
 	umount /mnt
 	nfs_mount "$vers" 192.0.2.1 /mnt
 	verify_files /mnt
-	expect_xprt_field /mnt 12 1 "write_chunk_count after 1 MiB reads"
+	expect_xprt_field /mnt write_chunk_count 1 "write_chunk_count after 1 MiB reads"
 
 	inl=$(inline_send)
 	[ -n "$inl" ] || fail "no inline threshold traced for the mount"
@@ -242,7 +242,7 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	fi
 	# A SYMLINK target is at most 4095 bytes: above an 8 KiB threshold
 	# (our client and server) it always travels inline.
-	want=$(xprt_field /mnt 11)
+	want=$(xprt_field /mnt read_chunk_count)
 	if [ "$inl" -le 4096 ]; then
 		step "NFSv$vers: symlink with a ${#target}-byte target (Read chunk)"
 		want=$((want + 1))
@@ -250,20 +250,20 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 		step "NFSv$vers: symlink with a ${#target}-byte target (inline at $inl)"
 	fi
 	ln -s "$target" /mnt/link || fail "creating the long symlink failed"
-	got=$(xprt_field /mnt 11)
+	got=$(xprt_field /mnt read_chunk_count)
 	[ "$got" = "$want" ] ||
 		fail "read_chunk_count after SYMLINK at a $inl-byte threshold is $got, expected $want"
 	if [ "$vers" = 4.2 ] && [ "$inl" -gt 4096 ]; then
 		step "NFSv$vers: 4 KiB direct writes and reads inline at $inl"
 		head -c 65536 /dev/urandom >/tmp/direct.src
-		want="$(xprt_field /mnt 11)/$(xprt_field /mnt 12)"
+		want="$(xprt_field /mnt read_chunk_count)/$(xprt_field /mnt write_chunk_count)"
 		dd if=/tmp/direct.src of=/mnt/direct bs=4096 oflag=direct \
 			status=none || fail "4 KiB direct writes failed"
 		dd if=/mnt/direct of=/tmp/direct.back bs=4096 iflag=direct \
 			status=none || fail "4 KiB direct reads failed"
 		cmp /tmp/direct.src /tmp/direct.back ||
 			fail "4 KiB direct I/O read back wrong"
-		got="$(xprt_field /mnt 11)/$(xprt_field /mnt 12)"
+		got="$(xprt_field /mnt read_chunk_count)/$(xprt_field /mnt write_chunk_count)"
 		[ "$got" = "$want" ] ||
 			fail "4 KiB direct I/O took chunks at a $inl-byte threshold (read/write chunks $want before, $got after)"
 		rm -f /mnt/direct /tmp/direct.src /tmp/direct.back
@@ -275,7 +275,7 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 		touch /mnt/xattr
 		python3 -c "import os; os.setxattr('/mnt/xattr', 'user.big', b'v' * $xsize)" ||
 			fail "setxattr of $xsize bytes failed"
-		expect_xprt_field /mnt 21 1 "nomsg_call_count (Long Calls)"
+		expect_xprt_field /mnt nomsg_call_count 1 "nomsg_call_count (Long Calls)"
 		[ "$(python3 -c 'import os; print(len(os.getxattr("/mnt/xattr", "user.big")))')" = $xsize ] ||
 			fail "getxattr returned the wrong value"
 		rm -f /mnt/xattr
@@ -293,7 +293,7 @@ for vers in ${NFS_VERSIONS:-3 4.0 4.1 4.2}; do
 	nfs_mount "$vers" 192.0.2.1 /mnt
 	n=$(ls -1 /mnt/dir | wc -l)
 	[ "$n" = "$DIR_ENTRIES" ] || fail "listed $n entries, expected $DIR_ENTRIES"
-	expect_xprt_field /mnt 13 1 "reply_chunk_count (Long Replies)"
+	expect_xprt_field /mnt reply_chunk_count 1 "reply_chunk_count (Long Replies)"
 	rm -rf /mnt/dir /mnt/link
 	mount_xprt_line /mnt
 	umount /mnt
@@ -603,7 +603,7 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 	echo "blocks written: $at_restart before the restart, $n in all"
 	[ "$at_restart" -lt 64 ] && [ "$n" -gt "$at_restart" ] ||
 		fail "the writer did not run across the restart"
-	expect_xprt_field /mnt 3 2 "connect_count after the restart"
+	expect_xprt_field /mnt connect_count 2 "connect_count after the restart"
 	mount_xprt_line /mnt
 	[ "${CLIENT_MODULE:-ours}" = stock ] || connected_after_failures
 	umount /mnt
@@ -618,10 +618,10 @@ if [ "${RESTART_SERVER:-0}" = 1 ]; then
 			fail "reply threshold and Receive buffers after the renegotiation: '$rb', expected 1024/1024"
 		# A 1,500-byte symlink target fitted the old 4 KiB inline
 		# size; now it must travel in a Read chunk.
-		before=$(xprt_field /mnt 11)
+		before=$(xprt_field /mnt read_chunk_count)
 		ln -s "$(long_target | cut -c1-1500)" /mnt/link.small ||
 			fail "creating a symlink after the renegotiation failed"
-		expect_xprt_field /mnt 11 $((before + 1)) \
+		expect_xprt_field /mnt read_chunk_count $((before + 1)) \
 			"read_chunk_count after a 1,500-byte SYMLINK at 1 KiB inline"
 		rm -f /mnt/f.*
 		write_files /mnt 1000 1023 1024 1025 2047 2048 4096 65536
@@ -660,7 +660,7 @@ if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 	nfs_mount 3 192.0.2.1 /mnt
 	head -c 1048576 /dev/urandom >/tmp/fault.src
 	cp /tmp/fault.src /mnt/fault && sync
-	connects=$(xprt_field /mnt 3)
+	connects=$(xprt_field /mnt connect_count)
 	# The server fails reading the next Call's Read chunk (a WRITE).
 	signal_peer arm-read_chunks-fault
 	wait_peer read_chunks-fault-armed 120
@@ -674,7 +674,7 @@ if [ "${SERVER_FAULTS:-0}" = 1 ]; then
 		dd if=/mnt/fault of=/tmp/fault.back bs=1M count=1 iflag=direct \
 		status=none
 	cmp /tmp/fault.src /tmp/fault.back || fail "data differs after the faults"
-	expect_xprt_field /mnt 3 $((connects + 2)) \
+	expect_xprt_field /mnt connect_count $((connects + 2)) \
 		"connect_count after two server-side faults"
 	rm -f /mnt/fault
 	umount /mnt

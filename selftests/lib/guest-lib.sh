@@ -376,18 +376,38 @@ kmemleak_check() {
 }
 
 # Rendezvous between two guests through the shared /out folder.
-# Print field N (1-based, after "rdma") of a mount's "xprt: rdma" line.
+# The fields of an "xprt: rdma" line of /proc/self/mountstats, in order
+# after "rdma": the generic RPC transport's, then the kernel's own
+# rpcrdma module's (xprt_rdma_print_stats(), kept by ours; the last one
+# is always 0).  Documentation/admin-guide.rst describes them.
+RDMA_XPRT_FIELDS="srcport bind_count connect_count connect_time idle_time
+	sends recvs bad_xids req_u bklog_u read_chunk_count write_chunk_count
+	reply_chunk_count total_rdma_request total_rdma_reply pullup_copy_count
+	fixup_copy_count hardway_register_count failed_marshal_count
+	bad_reply_count nomsg_call_count mrs_recycled mrs_orphaned
+	mrs_allocated local_inv_needed empty_sendctx_q unused"
+
+# xprt_field MOUNTPOINT NAME: field NAME of the mount's "xprt: rdma" line.
 xprt_field() {
 	rdma_field "$(mount_xprt_line "$1")" "$2"
 }
 
-# rdma_field LINE N: field N (1-based, after "rdma") of an "xprt: rdma" line.
+# rdma_field LINE NAME: field NAME (RDMA_XPRT_FIELDS) of an "xprt: rdma"
+# line; an unknown name fails the test.
 rdma_field() {
-	echo "$1" | awk -v n="$2" \
+	local n=0 f
+
+	for f in $RDMA_XPRT_FIELDS; do
+		n=$((n + 1))
+		[ "$f" = "$2" ] && break
+	done
+	[ "$f" = "$2" ] || fail "no field $2 in an xprt: rdma line"
+	echo "$1" | awk -v n="$n" \
 		'{ for (i = 1; i <= NF; i++) if ($i == "rdma") { print $(i + n); exit } }'
 }
 
-# Fail unless field N of the mount's xprt line is at least MIN.
+# expect_xprt_field MOUNTPOINT NAME MIN WHAT: fail unless field NAME of
+# the mount's xprt line is at least MIN.
 expect_xprt_field() {
 	local mnt=$1 n=$2 min=$3 what=$4 v
 

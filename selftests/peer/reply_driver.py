@@ -37,6 +37,18 @@ OP_TIMEOUT = 120
 PATTERN = bytes((i * 7 + 3) & 0xff for i in range(1024))
 
 
+
+# The fields of an "xprt: rdma" mountstats line after "rdma", in order
+# (guest-lib.sh's RDMA_XPRT_FIELDS; Documentation/admin-guide.rst).
+XPRT_FIELDS = (
+    'srcport', 'bind_count', 'connect_count', 'connect_time', 'idle_time',
+    'sends', 'recvs', 'bad_xids', 'req_u', 'bklog_u', 'read_chunk_count',
+    'write_chunk_count', 'reply_chunk_count', 'total_rdma_request',
+    'total_rdma_reply', 'pullup_copy_count', 'fixup_copy_count',
+    'hardway_register_count', 'failed_marshal_count', 'bad_reply_count',
+    'nomsg_call_count', 'mrs_recycled', 'mrs_orphaned', 'mrs_allocated',
+    'local_inv_needed', 'empty_sendctx_q', 'unused')
+
 class Driver:
     def __init__(self, args):
         self.args = args
@@ -58,7 +70,7 @@ class Driver:
             return None
 
     def xprt_fields(self):
-        """The numbers after "rdma" on this mount's xprt line."""
+        """This mount's xprt line: its numbers after "rdma", by name."""
         mine = False
         with open('/proc/self/mountstats') as f:
             for line in f:
@@ -66,11 +78,11 @@ class Driver:
                 if w and w[0] == 'device':
                     mine = len(w) > 4 and w[4] == self.mnt
                 elif mine and w[:2] == ['xprt:', 'rdma']:
-                    return [int(x) for x in w[2:]]
+                    return dict(zip(XPRT_FIELDS, (int(x) for x in w[2:])))
         raise RuntimeError('no xprt: rdma line for ' + self.mnt)
 
     def connect_count(self):
-        return self.xprt_fields()[2]
+        return self.xprt_fields()['connect_count']
 
     def setup(self, cases):
         os.makedirs(self.dir, exist_ok=True)
@@ -152,7 +164,7 @@ class Driver:
         fields = self.xprt_fields()
         print('# 1 KiB write and read-back after the case: ok '
               '(Read chunks so far %d, RDMA_NOMSG calls %d)' %
-              (fields[10], fields[20]))
+              (fields['read_chunk_count'], fields['nomsg_call_count']))
         return None
 
     def burst(self):
@@ -205,7 +217,7 @@ class Driver:
         print('# %d cases in %.0f s, %d failed, %d run twice after an '
               'unexpected reconnect; connect count %d, bad replies %d'
               % (len(cases), time.monotonic() - t0, failed, retried,
-                 fields[2], fields[19]))
+                 fields['connect_count'], fields['bad_reply_count']))
         return 1 if failed else 0
 
 
