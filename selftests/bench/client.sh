@@ -20,7 +20,8 @@ ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
 bench_instruments "$out"
 "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$out" \
 	--server-kernel "$kernel" --client-kernel "$kernel" \
-	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
+	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
+	--server-env SERVER_MODULE=stock \
 	--client-script "$RPCRDMA_TOP/selftests/guest/bench-client.sh" \
 	--timeout 5400 --env "RPCRDMA_KO=$ko" --env PEER_TIMEOUT=5300 \
 	--server-env CPU_SAMPLER=1 \

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
-	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
+	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
+	--server-env SERVER_MODULE=stock \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-client.sh" \
 	--timeout 400

@@ -6,6 +6,7 @@
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
-	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
+	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
+	--server-env SERVER_MODULE=stock \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-client.sh" \
 	--timeout 400 --env BIG_FILE=2097152 --env "NFS_VERSIONS=3 4.1"

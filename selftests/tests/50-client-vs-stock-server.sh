@@ -9,7 +9,8 @@
 
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
-	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
+	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
+	--server-env SERVER_MODULE=stock \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 	--timeout 600 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 \
 	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 16 "8 16")" \

@@ -13,7 +13,8 @@
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test) || exit 1
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
-	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-stock-server.sh" \
+	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
+	--server-env SERVER_MODULE=stock \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 	--timeout 900 --env "RPCRDMA_KO=$ko" --client-env CHECK_KMEMLEAK=1 \
 	--env BIG_FILE=2097152 --env FIO_SIZE=2M \

@@ -14,17 +14,15 @@
 # the debug kernel: KASAN, lockdep and kmemleak must stay silent throughout.
 . "$(dirname "$0")/../lib/common.sh"
 
-# SERVER_SCRIPT=.../nfs-stock-server.sh runs the same peer against the
-# stock server; it does not follow RFC 8166 in every case, so there only
+# SERVER_MODULE=stock runs the same peer against the stock server; it does not follow RFC 8166 in every case, so there only
 # the peer's mechanics are checked (PEER_STRICT=0) and the per-case
 # results are reported.  HOSTILE_PEER_ARGS passes options to the peer
 # (e.g. "--only null,malformed-flood --misbehave-count 100"; against the
 # stock server "--skip 439,622", whose zero-length Read segments crash it).
 # The stock server runs on Debian's kernel: on the debug kernel its known
 # overruns would fail the run before the peer could report.
-SERVER_SCRIPT=${SERVER_SCRIPT:-$RPCRDMA_TOP/selftests/guest/nfs-server.sh}
-case "$(basename "$SERVER_SCRIPT")" in
-*stock*) strict=0 kernel=debian kmemleak=0 ;;
+case "${SERVER_MODULE:-ours}" in
+stock) strict=0 kernel=debian kmemleak=0 ;;
 *) strict=1 kernel=test kmemleak=1 ;;
 esac
 
@@ -48,7 +46,8 @@ if [ "$kernel" = test ]; then
 fi
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel "$kernel" \
-	--server-script "$SERVER_SCRIPT" \
+	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
+	--server-env "SERVER_MODULE=${SERVER_MODULE:-ours}" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/hostile-peer-client.sh" \
 	--timeout 1200 --env "RPCRDMA_KO=$ko" --server-env CHECK_ORD=0 \
 	--server-env "CHECK_KMEMLEAK=$kmemleak" \

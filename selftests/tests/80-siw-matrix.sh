@@ -14,12 +14,13 @@
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test) || exit 1
 
-# pair NAME SERVER-SCRIPT CLIENT-MODULE
+# pair NAME SERVER-MODULE CLIENT-MODULE
 pair() {
 	echo "# siw: $1"
 	"$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$out/$1" \
 		--server-kernel test --client-kernel test \
-		--server-script "$RPCRDMA_TOP/selftests/guest/$2" \
+		--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
+		--server-env "SERVER_MODULE=$2" \
 		--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
 		--timeout 900 --env "RPCRDMA_KO=$ko" --env RDMA_PROVIDER=siw \
 		--client-env "CLIENT_MODULE=$3" \
@@ -30,9 +31,9 @@ pair() {
 
 out=$1
 rc=0
-pair ours-vs-our-server nfs-server.sh ours || rc=1
+pair ours-vs-our-server ours ours || rc=1
 if [ "${SIW_ALL:-0}" = 1 ]; then
-	pair ours-vs-stock-server nfs-stock-server.sh ours || rc=1
-	pair stock-vs-our-server nfs-server.sh stock || rc=1
+	pair ours-vs-stock-server stock ours || rc=1
+	pair stock-vs-our-server ours stock || rc=1
 fi
 exit $rc
