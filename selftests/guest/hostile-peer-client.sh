@@ -12,25 +12,6 @@
 PEER="$RPCRDMA_TOP/selftests/peer/hostile_peer.py"
 PEER_TAP=/out/hostile-peer.tap
 
-# A direct-I/O writer on the mount, 1 MiB at a time, until /tmp/stop
-# appears; /tmp/written counts the blocks.
-start_writer() {
-	rm -f /tmp/stop
-	echo 0 >/tmp/written
-	(
-		i=0
-		while [ ! -e /tmp/stop ]; do
-			dd if=/dev/urandom of=/mnt/background bs=1M count=1 \
-				seek=$((i % 32)) conv=notrunc oflag=direct \
-				status=none || exit 1
-			i=$((i + 1))
-			echo $i >/tmp/written
-			sleep 0.2
-		done
-	) &
-	writer=$!
-}
-
 test_begin
 rdma_link eth0
 load_stock_rpcrdma
@@ -39,7 +20,7 @@ nfs_mount 4.2 192.0.2.1 /mnt
 mount_xprt_line /mnt
 
 step "background writer on the NFSv4.2 mount"
-start_writer
+start_writer /mnt/background 32 0.2
 sleep 2
 
 # The peer's Read chunk case writes into this file with NFSv4 WRITEs of
@@ -54,11 +35,11 @@ before=$(cat /tmp/written)
 	${HOSTILE_PEER_ARGS:-} | tee "$PEER_TAP"
 peer_rc=${PIPESTATUS[0]}
 
-touch /tmp/stop
-wait "$writer" || fail "the background writer failed while the peer ran"
+stop_writer || fail "the background writer failed while the peer ran"
 after=$(cat /tmp/written)
 echo "background writer: $((after - before)) MiB while the peer ran, $after in all"
 [ "$after" -gt "$before" ] || fail "the background writer made no progress"
+writer_check /mnt/background || fail "the background writer's file is wrong"
 
 step "the mount still works: write, remount, read back"
 write_files /mnt 1 4097 65536 1048576 8388608

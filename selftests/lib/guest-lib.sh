@@ -178,6 +178,58 @@ nfs_server_start() {
 		fail "no rdma listener in /proc/fs/nfsd/portlist"
 }
 
+# A background writer: start_writer FILE [WRAP] [PAUSE] writes FILE with
+# direct I/O, 1 MiB at a time, the i-th block at block i % WRAP (32),
+# sleeping PAUSE seconds (none) between blocks, until stop_writer.  Each
+# block's bytes are random, made the first time it is written and kept
+# in /tmp/writer.src, so that writer_check can compare the file after.
+# /tmp/written counts the blocks written, /tmp/stamps has the uptime at
+# which each completed; $writer is the writer's pid.
+start_writer() {
+	local file=$1 wrap=${2:-32} pause=${3:-0}
+
+	rm -f /tmp/stop /tmp/writer.src
+	echo "$wrap" >/tmp/writer.wrap
+	echo 0 >/tmp/written
+	: >/tmp/stamps
+	(
+		i=0
+		while [ ! -e /tmp/stop ]; do
+			b=$((i % wrap))
+			# The first round makes each block (64 MiB from
+			# /dev/urandom up front cost 20 s on the debug kernel).
+			[ "$i" -ge "$wrap" ] ||
+				head -c 1048576 /dev/urandom |
+				dd of=/tmp/writer.src bs=1M seek=$b conv=notrunc \
+					status=none
+			dd if=/tmp/writer.src of="$file" bs=1M count=1 skip=$b \
+				seek=$b conv=notrunc oflag=direct status=none || exit 1
+			i=$((i + 1))
+			echo $i >/tmp/written
+			cut -d' ' -f1 /proc/uptime >>/tmp/stamps
+			[ "$pause" = 0 ] || sleep "$pause"
+		done
+	) >/tmp/writer.log 2>&1 &
+	writer=$!
+}
+
+# Stop the writer; its exit status (non-zero if a write failed).
+stop_writer() {
+	touch /tmp/stop
+	wait "$writer"
+}
+
+# The blocks written to FILE are the writer's: the first min(blocks,
+# WRAP) MiB of FILE match /tmp/writer.src.
+writer_check() {
+	local n wrap
+
+	n=$(cat /tmp/written)
+	wrap=$(cat /tmp/writer.wrap)
+	[ "$n" -gt "$wrap" ] && n=$wrap
+	cmp -n $((n << 20)) /tmp/writer.src "$1"
+}
+
 # Stop nfsd (every connection and the listener close) and start it again.
 nfs_server_restart() {
 	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
