@@ -546,6 +546,7 @@ void xrdma_ep_close(struct xrdma_xprt *rx);
 
 /* transport.c */
 void xrdma_force_disconnect(struct xrdma_xprt *rx, const char *why);
+void xrdma_wc_failed(struct xrdma_xprt *rx, const struct ib_wc *wc);
 
 /* connect_report.c */
 void xrdma_connect_report(struct xrdma_xprt *rx, struct xrdma_connect_fail *f,

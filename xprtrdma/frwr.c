@@ -21,19 +21,12 @@
 #define XRDMA_MR_PREALLOC	16
 
 /* Only failed FastReg and LocalInv WRs get here (they are unsignaled). */
-static void xrdma_mr_wc_failed(struct xrdma_mr *mr, struct ib_wc *wc)
-{
-	rpcrdma_conn_wc(&mr->ep->rx->conn, wc);
-	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		xprt_force_disconnect(&mr->ep->rx->xprt);
-}
-
 static void xrdma_mr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct xrdma_mr *mr = container_of(wc->wr_cqe, struct xrdma_mr, cqe);
 
 	trace_xprtrdma_wc_fastreg(wc, &mr->cid);
-	xrdma_mr_wc_failed(mr, wc);
+	xrdma_wc_failed(mr->ep->rx, wc);
 }
 
 static void xrdma_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -42,7 +35,7 @@ static void xrdma_mr_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 					   li_cqe);
 
 	trace_xprtrdma_wc_li(wc, &mr->cid);
-	xrdma_mr_wc_failed(mr, wc);
+	xrdma_wc_failed(mr->ep->rx, wc);
 }
 
 static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
@@ -431,11 +424,8 @@ static void xrdma_inv_reply_done(struct ib_cq *cq, struct ib_wc *wc)
 					     inv_cqe);
 
 	trace_xprtrdma_wc_li_done(wc, &req->inv_cid);
-	if (wc->status != IB_WC_SUCCESS) {
-		rpcrdma_conn_wc(&req->rx->conn, wc);
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
-			xprt_force_disconnect(&req->rx->xprt);
-	}
+	if (wc->status != IB_WC_SUCCESS)
+		xrdma_wc_failed(req->rx, wc);
 	xrdma_mrs_release(req);
 	xrdma_req_done(req);
 }
@@ -511,10 +501,7 @@ static void xrdma_inv_sync_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	trace_xprtrdma_wc_li_wake(wc, &req->inv_cid);
 	if (wc->status != IB_WC_SUCCESS)
-		rpcrdma_conn_wc(&req->rx->conn, wc);
-	if (wc->status != IB_WC_SUCCESS &&
-	    wc->status != IB_WC_WR_FLUSH_ERR)
-		xprt_force_disconnect(&req->rx->xprt);
+		xrdma_wc_failed(req->rx, wc);
 	complete(&req->inv_sync);
 }
 

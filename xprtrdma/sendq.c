@@ -77,9 +77,7 @@ void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	trace_xprtrdma_wc_send(wc, &req->send_cid);
 	if (wc->status != IB_WC_SUCCESS)
-		rpcrdma_conn_wc(&ep->rx->conn, wc);
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		xprt_force_disconnect(&ep->rx->xprt);
+		xrdma_wc_failed(ep->rx, wc);
 	xrdma_sendq_retire(ep, req);
 }
 

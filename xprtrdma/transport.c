@@ -236,6 +236,13 @@ static void xrdma_buf_free(struct rpc_task *task)
 
 static void xrdma_close(struct rpc_xprt *xprt);
 
+/* Trace and note a reason of our own to close the connection. */
+static void xrdma_disconnect_why(struct xrdma_xprt *rx, const char *why)
+{
+	trace_xprtrdma_force_disconnect(&rx->xprt, why);
+	rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0, why);
+}
+
 static int xrdma_send_request(struct rpc_rqst *rqst)
 {
 	struct rpc_xprt *xprt = rqst->rq_xprt;
@@ -257,9 +264,7 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	 * RPC is sent again once it is re-established.
 	 */
 	if (rqst->rq_connect_cookie == xprt->connect_cookie) {
-		trace_xprtrdma_force_disconnect(xprt, "retransmission");
-		rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0,
-				 "retransmission");
+		xrdma_disconnect_why(rx, "retransmission");
 		goto drop_connection;
 	}
 
@@ -277,9 +282,7 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 
 	/* A call without a reply would leave the credit count wrong. */
 	if (!rpc_reply_expected(rqst->rq_task)) {
-		trace_xprtrdma_force_disconnect(xprt, "call without a reply");
-		rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0,
-				 "call without a reply");
+		xrdma_disconnect_why(rx, "call without a reply");
 		goto drop_connection;
 	}
 	return 0;
@@ -356,9 +359,23 @@ static void xrdma_connect(struct rpc_xprt *xprt, struct rpc_task *task)
  */
 void xrdma_force_disconnect(struct xrdma_xprt *rx, const char *why)
 {
-	trace_xprtrdma_force_disconnect(&rx->xprt, why);
-	rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0, why);
+	xrdma_disconnect_why(rx, why);
 	xprt_force_disconnect(&rx->xprt);
+}
+
+/**
+ * xrdma_wc_failed - a work request of the connection did not succeed
+ * @rx: the transport
+ * @wc: its completion, whose status is not IB_WC_SUCCESS
+ *
+ * Counted for /proc/net/rpcrdma; anything but a flush (the connection
+ * is already going) closes the connection.
+ */
+void xrdma_wc_failed(struct xrdma_xprt *rx, const struct ib_wc *wc)
+{
+	rpcrdma_conn_wc(&rx->conn, wc);
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		xprt_force_disconnect(&rx->xprt);
 }
 
 static void xrdma_close(struct rpc_xprt *xprt)
