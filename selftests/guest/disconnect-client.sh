@@ -54,28 +54,6 @@ sysfs_disconnect() {
 	echo 192.0.2.1 >"$x/dstaddr" || fail "writing $x/dstaddr failed"
 }
 
-# Delete this guest's RDMA device, giving it 60 s.  A delete that hangs
-# sleeps uninterruptibly, where timeout(1) cannot end it: it is left
-# behind, and the blocked tasks' stacks say what it waits for.
-device_delete() {
-	local del
-
-	rdma link delete "$(rdma_link_name eth0)" &
-	del=$!
-	for _ in $(seq 300); do
-		kill -0 "$del" 2>/dev/null || break
-		sleep 0.2
-	done
-	if kill -0 "$del" 2>/dev/null; then
-		echo "rdma link delete still running after 60 s; blocked tasks:"
-		echo w >/proc/sysrq-trigger
-		sleep 1
-		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | head -n 120
-		return 1
-	fi
-	wait "$del"
-}
-
 event() {
 	local n=$1 kind=$2
 	case "$kind" in
@@ -84,7 +62,8 @@ event() {
 		sleep "${FLAP_SECONDS:-1}"
 		ip link set eth0 up ;;
 	device-readd)
-		device_delete || fail "removing the client's RDMA device hung"
+		bounded 60 "removing the client's RDMA device" \
+			rdma link delete "$(rdma_link_name eth0)"
 		rdma_link eth0 ;;
 	sysfs-disconnect)
 		sysfs_disconnect ;;
@@ -159,7 +138,9 @@ for n in $(seq "${EVENTS:-10}"); do
 		# from under the stuck mount?
 		if [ "${STALL_DEVICE_DELETE:-0}" = 1 ]; then
 			step "deleting the RDMA device under the stuck mount"
-			device_delete && echo "the device was deleted"
+			(bounded 60 "deleting the RDMA device" \
+				rdma link delete "$(rdma_link_name eth0)") &&
+				echo "the device was deleted"
 		fi
 		fail "event $n ($kind): no write completed within 120 s after it"
 	}
@@ -180,7 +161,7 @@ for n in $(seq "${EVENTS:-10}"); do
 done
 stop_writer || fail "a write failed across the disconnects"
 touch /tmp/fio.stop
-wait "$fio"
+await_pid 120 "fio's end" "$fio"
 rc=$?
 # Every job must have ended without an error and verified what it wrote,
 # fio must exit 0, and nothing may have complained of a verify mismatch
@@ -194,13 +175,13 @@ awk '{ print $2 }' /tmp/times | sort -n | awk '{ a[NR] = $1 }
 	END { printf "resume times: median %.1fs, worst %.1fs over %d events\n",
 	      a[int((NR + 1) / 2)], a[NR], NR }'
 mount_xprt_line /mnt
-write_files /mnt 1 65536 1048576
-umount /mnt
-nfs_mount 4.2 192.0.2.1 /mnt
-verify_files /mnt
+bounded 120 "writing files" write_files /mnt 1 65536 1048576
+bounded 120 "umount" umount /mnt
+bounded 120 "mounting again" nfs_mount 4.2 192.0.2.1 /mnt
+bounded 120 "reading the files back" verify_files /mnt
 cp /tmp/sums /out/client.sums
-rm -rf /mnt/fio /mnt/w
-umount /mnt
+bounded 120 "removing the files" rm -rf /mnt/fio /mnt/w
+bounded 120 "the last umount" umount /mnt
 signal_peer client-finished
 unload_rpcrdma
 test_end

@@ -36,7 +36,7 @@ bind_rdma_listener() {
 
 	others=$(/usr/bin/python3 "$LISTENERS" get |
 		awk '$1 != "rdma" { printf " %s:%s:%s", $1, $2, $3 }')
-	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
+	bounded 120 "rpc.nfsd 0" rpc.nfsd 0
 	/usr/bin/python3 "$LISTENERS" set "rdma:192.0.2.1:$NFS_PORT" $others ||
 		fail "nfsd refused an rdma listener on 192.0.2.1"
 	echo 4 >/proc/fs/nfsd/threads || fail "nfsd threads did not start"
@@ -129,7 +129,7 @@ while :; do
 		bond_failover
 		check_relisten ;;
 	module-swap)
-		rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
+		bounded 120 "rpc.nfsd 0" rpc.nfsd 0
 		unload_rpcrdma
 		if [ "$module" = ours ]; then module=stock; else module=ours; fi
 		load_rpcrdma "$module"
@@ -140,7 +140,7 @@ while :; do
 	signal_peer "server-event-$n-done"
 done
 step "checking what the client wrote, from the server's side"
-cp /out/client.sums /tmp/sums && verify_files "$EXPORT"
+cp /out/client.sums /tmp/sums && bounded 120 "reading the files back" verify_files "$EXPORT"
 nfs_server_stop
 unload_rpcrdma
 test_end

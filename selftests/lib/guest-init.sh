@@ -72,7 +72,16 @@ for _ in $(seq 50); do
 	kill -0 "$tee_pid" 2>/dev/null || break
 	sleep 0.2
 done
-[ "$rc" = 124 ] && echo "guest $GUEST_NAME: script timed out" | tee -a "$out/log"
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	# What the script was waiting for: the stacks of the blocked tasks.
+	{
+		echo "guest $GUEST_NAME: script timed out; blocked tasks:"
+		echo 1 >/proc/sys/kernel/sysrq
+		echo w >/proc/sysrq-trigger
+		sleep 1
+		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | head -n 150
+	} 2>&1 | tee -a "$out/log"
+fi
 
 dmesg >"$out/dmesg"
 echo "$rc" >"$out/status"

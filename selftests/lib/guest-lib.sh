@@ -18,6 +18,44 @@ fail() {
 	exit 1
 }
 
+# bounded SECONDS WHAT COMMAND...: run COMMAND, giving it SECONDS
+# (await_pid); its own failure ends the script as well.
+bounded() {
+	local secs=$1 what=$2
+
+	shift 2
+	"$@" &
+	await_pid "$secs" "$what" $! || fail "$what failed"
+}
+
+# await_pid SECONDS WHAT PID: wait for the script's child PID.  A task
+# that sleeps uninterruptibly cannot be killed: one still running after
+# SECONDS is left behind, the blocked tasks' stacks go to the log (they
+# say what it waits for), and the script fails naming WHAT.  Otherwise
+# returns the child's status.
+await_pid() {
+	local secs=$1 what=$2 pid=$3
+
+	for _ in $(seq $((secs * 5))); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "$what: still running after $secs s; blocked tasks:"
+		blocked_tasks
+		fail "$what hung"
+	fi
+	wait "$pid"
+}
+
+# The stacks of the tasks in uninterruptible sleep, from the kernel log.
+blocked_tasks() {
+	echo 1 >/proc/sys/kernel/sysrq
+	echo w >/proc/sysrq-trigger
+	sleep 1
+	dmesg | sed -n '/sysrq: Show Blocked State/,$p' | head -n 150
+}
+
 # Start of a test: mark the kernel log so that test_end only looks at what
 # the test did, and with CHECK_KMEMLEAK=1 forget earlier kmemleak reports.
 test_begin() {
@@ -155,7 +193,7 @@ load_rpcrdma() {
 }
 
 unload_rpcrdma() {
-	rmmod rpcrdma || fail "rmmod rpcrdma failed"
+	bounded 120 "rmmod rpcrdma" rmmod rpcrdma
 	! grep -q '^rpcrdma ' /proc/modules || fail "rpcrdma still loaded after rmmod"
 }
 
@@ -216,7 +254,7 @@ start_writer() {
 # Stop the writer; its exit status (non-zero if a write failed).
 stop_writer() {
 	touch /tmp/stop
-	wait "$writer"
+	await_pid 120 "the background writer's last write" "$writer"
 }
 
 # The blocks written to FILE are the writer's: the first min(blocks,
@@ -232,7 +270,7 @@ writer_check() {
 
 # Stop nfsd (every connection and the listener close) and start it again.
 nfs_server_restart() {
-	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
+	bounded 120 "rpc.nfsd 0" rpc.nfsd 0
 	sleep "${1:-2}"
 	rpc.nfsd --grace-time 10 --lease-time 10 4 || fail "rpc.nfsd did not restart"
 	echo "rdma $NFS_PORT" >/proc/fs/nfsd/portlist ||
@@ -240,7 +278,7 @@ nfs_server_restart() {
 }
 
 nfs_server_stop() {
-	rpc.nfsd 0 || fail "rpc.nfsd 0 failed"
+	bounded 120 "rpc.nfsd 0" rpc.nfsd 0
 	exportfs -ua
 	# mountd unregisters from rpcbind as it exits; killed together,
 	# its fallback connection over TCP6 can be left un-accepted when
