@@ -285,9 +285,14 @@ struct xrdma_connect_fail {
  *	mapped for this connection's device for as long as it lives
  * @nr_hdr_dma: entries of @hdr_dma mapped
  * @recv_pending: Receives handled and not yet reposted, linked by their
- *	wr.next (only the Receive completion handler, one completion at a
- *	time, uses it)
+ *	wr.next (under the transport's transport_lock: the completion
+ *	handler and the release of a held Receive both add to it)
  * @nr_recv_pending: entries on @recv_pending
+ * @recv_closed: no Receive may be posted any more: the Receive Queue is
+ *	being drained (under transport_lock)
+ * @recv_post_failed: reposting Receives failed where the connection could
+ *	not be closed at once (under transport_lock); the next completion or
+ *	Send closes it
  * @sendq: requests whose Send was posted on this connection and not yet
  *	known to be complete, in posting order (see sendq.c); its @batch
  *	is 0 when the Send Queue cannot hold the Sends of every slot: every
@@ -328,6 +333,8 @@ struct xrdma_ep {
 	unsigned int nr_hdr_dma;
 	struct xrdma_rep *recv_pending;
 	unsigned int nr_recv_pending;
+	bool recv_closed;
+	bool recv_post_failed;
 
 	struct rpcrdma_sendq sendq;
 };
@@ -374,6 +381,12 @@ struct xrdma_ep {
  * @inv_cqe: completion of the last LocalInv
  * @inv_cid: completion ID of the last LocalInv (that of its MR)
  * @inv_sync: LocalInv posted by xrdma_buf_free() finished
+ * @held_rep: the Receive whose buffer the reply's head points into
+ *	(zero-copy inline reply, see reply.c), given back to its connection
+ *	when the RPC releases the slot or is sent again (set by the reply
+ *	handler, then under transport_lock)
+ * @orphan_buf: @held_rep's buffer once its connection has gone: freed,
+ *	not reposted, when it is given back (under transport_lock)
  * @reply_len: bytes of RPC reply placed
  * @reply_status: 0, or -errno to fail the RPC with
  * @is_bc: a backchannel request (see backchannel.c)
@@ -417,6 +430,8 @@ struct xrdma_req {
 	struct rpcrdma_cid inv_cid;
 	struct completion inv_sync;
 
+	struct xrdma_rep *held_rep;
+	void *orphan_buf;
 	unsigned int reply_len;
 	int reply_status;
 	bool reply_claimed;
@@ -592,6 +607,9 @@ void xrdma_bc_destroy(struct rpc_xprt *xprt, unsigned int max_reqs);
 void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 void xrdma_req_done(struct xrdma_req *req);
 int xrdma_post_recv(struct xrdma_rep *rep);
+void xrdma_rep_return(struct xrdma_req *req);
+void xrdma_recv_close(struct xrdma_xprt *rx, struct xrdma_ep *ep);
+void xrdma_recv_orphan_held(struct xrdma_xprt *rx, struct xrdma_ep *ep);
 #if IS_ENABLED(CONFIG_KUNIT)
 int xrdma_plan_rpc(const struct xrdma_ep *ep, const struct xdr_buf *snd,
 		   const struct xdr_buf *rcv, struct xrdma_plan *p);

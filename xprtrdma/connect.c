@@ -307,7 +307,9 @@ out_id:
  */
 static void xrdma_ep_destroy_queues(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 {
+	xrdma_recv_close(rx, ep);
 	ib_drain_rq(ep->ib.qp);
+	xrdma_recv_orphan_held(rx, ep);
 	ib_drain_sq(ep->ib.qp);
 	rpcrdma_ib_destroy_qp(&ep->ib, ep->id);
 	xrdma_sendq_retire_all(ep);

@@ -5,6 +5,18 @@
  * inline part into the RPC receive buffer, update the credit window,
  * invalidate the RPC's MRs, and only then complete the RPC.
  *
+ * The common reply is not copied: when its inline part fits the receive
+ * buffer's head, the head is pointed at it in the Receive buffer, and
+ * the RPC holds the Receive (req->held_rep) until it releases its slot
+ * or is sent again; only then is the Receive reposted.  Every credit
+ * stays backed: a held Receive belongs to an RPC that still holds its
+ * congestion slot (xrdma_release_request() gives it back first), so the
+ * calls awaiting a reply and the held Receives are together at most the
+ * credits, and recv_batch - 1 more Receives cover the ones that wait
+ * for the rest of their batch.  Reposting shares transport_lock with the
+ * connection's teardown, which stops it before draining the Receive
+ * Queue, and afterwards hands a still-held buffer to its RPC to free.
+ *
  * Nothing in a reply is trusted: lengths come from the codec, which
  * bounds them by the received bytes, and returned chunks are checked
  * against what this RPC offered before any of their lengths is used.
@@ -97,14 +109,37 @@ static int xrdma_fill_sparse(struct xdr_buf *buf, unsigned int offset,
 }
 
 /*
+ * Put the inline part of a reply that fits the head there: with @hold,
+ * by pointing the head at it in the Receive buffer, which the RPC then
+ * holds; without, by a copy.
+ */
+static inline void xrdma_place_head(struct xrdma_req *req,
+				    struct xrdma_rep *hold, u8 *src,
+				    unsigned int len)
+{
+	struct rpc_rqst *rqst = &req->rqst;
+
+	if (hold && !req->held_rep) {
+		/* call_decode() wants the two buffers alike. */
+		rqst->rq_private_buf.head[0].iov_base = src;
+		rqst->rq_rcv_buf.head[0].iov_base = src;
+		req->held_rep = hold;
+		return;
+	}
+	memcpy(rqst->rq_private_buf.head[0].iov_base, src, len);
+}
+
+/*
  * Place the inline part of an RDMA_MSG reply.  Without a Write chunk
  * the bytes go to head, pages and tail in order, as on a stream
  * transport.  With one, the data item is already in the pages: the
  * bytes before it go to the head (trimmed if the reply is shorter than
  * the upper layer expected) and the bytes after it to the tail, after
- * the data item's implicit XDR pad.
+ * the data item's implicit XDR pad.  A reply that fits the head stays
+ * in @hold's buffer if @hold is given (xrdma_place_head()).
  */
-static inline int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
+static inline int xrdma_place_inline(struct xrdma_req *req,
+				     struct xrdma_rep *hold, u8 *src,
 				     unsigned int len, bool write_chunk,
 				     u32 written)
 {
@@ -116,9 +151,9 @@ static inline int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
 	if (!write_chunk) {
 		if (len > pb->buflen)
 			return -EMSGSIZE;
-		/* Most replies fit the head: one copy, no walk of the buffer. */
+		/* Most replies fit the head: no walk of the buffer. */
 		if (len <= head) {
-			memcpy(pb->head[0].iov_base, src, len);
+			xrdma_place_head(req, hold, src, len);
 			return len;
 		}
 		if (xrdma_fill_sparse(pb, 0, len))
@@ -133,7 +168,7 @@ static inline int xrdma_place_inline(struct xrdma_req *req, const u8 *src,
 	if (len <= head) {
 		unsigned int delta = head - len;
 
-		memcpy(pb->head[0].iov_base, src, len);
+		xrdma_place_head(req, hold, src, len);
 		pb->head[0].iov_len = len;
 		rb->head[0].iov_len = len;
 		pb->buflen -= delta;
@@ -204,7 +239,7 @@ VISIBLE_IF_KUNIT int xrdma_reply_outcome(struct xrdma_req *req,
 		werr = RPCRDMA_WIRE_ERR_REPLY_EXTRA_CHUNK;
 		goto bad;
 	}
-	len = xrdma_place_inline(req, payload, hdr->inline_len,
+	len = xrdma_place_inline(req, NULL, (u8 *)payload, hdr->inline_len,
 				 got->nr_write_chunks > 0, written);
 	if (len < 0)
 		return len == -ENOMEM ? -ENOMEM : -EIO;
@@ -317,12 +352,14 @@ EXPORT_SYMBOL_IF_KUNIT(xrdma_reply_claim);
 
 /*
  * The common reply, RDMA_MSG whose chunk lists are the call's own (see
- * rpcrdma_match_reply()), handled without decoding it.  Return: false
- * if the reply is to be decoded in full (xrdma_handle_reply()), which
- * then sees it as though this had not looked at it.
+ * rpcrdma_match_reply()), handled without decoding it; its inline part
+ * stays in @rep's buffer if it fits the head.  Return: -EAGAIN if the
+ * reply is to be decoded in full (xrdma_handle_reply()), which then
+ * sees it as though this had not looked at it; 1 if the RPC holds
+ * @rep; else 0.
  */
-static bool xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
-			     unsigned int len, const u32 *inv_rkey)
+static int xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
+			    unsigned int len, const u32 *inv_rkey)
 {
 	const __be32 *w = rep->rb.buf;
 	struct xrdma_xprt *rx = ep->rx;
@@ -330,24 +367,28 @@ static bool xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	struct xrdma_req *req;
 	int status;
 
+	bool held;
+
 	if (len < RPCRDMA_HDR_MIN_SIZE ||
 	    w[1] != cpu_to_be32(RPCRDMA_VERSION) ||
 	    w[3] != cpu_to_be32(RPCRDMA_MSG))
-		return false;
+		return -EAGAIN;
 	if (xrdma_reply_claim(&rx->xprt, w[0], w + 4, len / XDR_UNIT - 4, &m,
 			      &req))
-		return false;
-	status = xrdma_place_inline(req, (const u8 *)w + m.hdr_len,
+		return -EAGAIN;
+	status = xrdma_place_inline(req, rep, (u8 *)w + m.hdr_len,
 				    len - m.hdr_len, m.nr_write_chunks > 0,
 				    m.written);
 	if (status >= 0)
 		atomic64_add(m.written, &rx->stats.total_rdma_reply);
 	else if (status != -ENOMEM)
 		status = -EIO;
+	/* The RPC may be released as soon as the reply is finished. */
+	held = req->held_rep == rep;
 	xrdma_update_credits(rx, ep, be32_to_cpu(w[2]));
 	xrdma_reply_finish(req, status, be32_to_cpu(w[2]), RPCRDMA_MSG,
 			   inv_rkey);
-	return true;
+	return held;
 }
 
 /* What the call offered, from its header (xrdma_marshal() wrote it). */
@@ -432,25 +473,36 @@ static noinline void xrdma_decode_reply(struct xrdma_ep *ep,
 	xrdma_reply_finish(req, status, hdr.credits, hdr.proc, inv_rkey);
 }
 
-static void xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
+/* Return: true if an RPC now holds @rep. */
+static bool xrdma_handle_reply(struct xrdma_ep *ep, struct xrdma_rep *rep,
 			       unsigned int len, const u32 *inv_rkey)
 {
-	if (!xrdma_reply_fast(ep, rep, len, inv_rkey))
-		xrdma_decode_reply(ep, rep, len, inv_rkey);
+	int rc = xrdma_reply_fast(ep, rep, len, inv_rkey);
+
+	if (rc >= 0)
+		return rc;
+	xrdma_decode_reply(ep, rep, len, inv_rkey);
+	return false;
 }
 
 /*
  * @rep's reply has been handled: give it back to the device with the
  * rest of its batch, ep->recv_batch Receives in one ib_post_recv().  The
- * Receives posted beyond the credits cover the ones that wait.
+ * Receives posted beyond the credits cover the ones that wait.  Called
+ * with transport_lock held; a failed post is noted in
+ * ep->recv_post_failed, for the caller to close the connection once it
+ * may.
  */
-static void xrdma_recv_repost(struct xrdma_ep *ep, struct xrdma_rep *rep)
+static void xrdma_recv_repost_locked(struct xrdma_ep *ep,
+				     struct xrdma_rep *rep)
 {
 	struct rpcrdma_recv_buf *bad;
 	struct ib_recv_wr *wr;
 	unsigned int count;
 	int rc;
 
+	if (ep->recv_closed)
+		return;
 	rep->rb.wr.next = ep->recv_pending ? &ep->recv_pending->rb.wr : NULL;
 	ep->recv_pending = rep;
 	if (++ep->nr_recv_pending < ep->recv_batch)
@@ -469,9 +521,97 @@ static void xrdma_recv_repost(struct xrdma_ep *ep, struct xrdma_rep *rep)
 		trace_xprtrdma_post_recvs_err(&ep->rx->xprt,
 					      &container_of(bad, struct xrdma_rep,
 							    rb)->cid, rc);
-		xrdma_force_disconnect(ep->rx, "Receives not posted");
+		ep->recv_post_failed = true;
 	}
 }
+
+/* Close the connection if a repost failed; transport_lock not held. */
+static void xrdma_recv_check_posted(struct xrdma_ep *ep)
+{
+	if (unlikely(READ_ONCE(ep->recv_post_failed)))
+		xrdma_force_disconnect(ep->rx, "Receives not posted");
+}
+
+static void xrdma_recv_repost(struct xrdma_ep *ep, struct xrdma_rep *rep)
+{
+	spinlock_t *lock = &ep->rx->xprt.transport_lock;
+
+	spin_lock(lock);
+	xrdma_recv_repost_locked(ep, rep);
+	spin_unlock(lock);
+	xrdma_recv_check_posted(ep);
+}
+
+/**
+ * xrdma_rep_return - an RPC no longer needs the Receive its reply is in
+ * @req: the slot; the caller holds transport_lock
+ *
+ * Called when the RPC releases its slot, before its congestion slot goes
+ * (xrdma_release_request()), and before it is sent again.  The Receive
+ * joins its connection's next batch of reposts; once the connection has
+ * gone, its buffer is freed instead.
+ */
+void xrdma_rep_return(struct xrdma_req *req)
+{
+	struct xrdma_rep *rep = req->held_rep;
+
+	if (rep) {
+		req->held_rep = NULL;
+		xrdma_recv_repost_locked(rep->ep, rep);
+	}
+	if (unlikely(req->orphan_buf)) {
+		kfree(req->orphan_buf);
+		req->orphan_buf = NULL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_rep_return);
+
+/**
+ * xrdma_recv_close - post no more Receives on a connection
+ * @rx: the transport
+ * @ep: its connection, about to have its Receive Queue drained
+ *
+ * After this, Receives handled or given back stay unposted until
+ * xrdma_reps_destroy() frees them.
+ */
+void xrdma_recv_close(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	spin_lock(&rx->xprt.transport_lock);
+	ep->recv_closed = true;
+	spin_unlock(&rx->xprt.transport_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_recv_close);
+
+/**
+ * xrdma_recv_orphan_held - hand each held Receive buffer of @ep to its RPC
+ * @rx: the transport
+ * @ep: its connection, whose Receive Queue is drained (no reply handler
+ *	runs for it any more)
+ *
+ * The buffers are unmapped now, while the device is there, and freed by
+ * xrdma_rep_return() when their RPCs are done with them; the endpoint
+ * and its other Receives go at once.
+ */
+void xrdma_recv_orphan_held(struct xrdma_xprt *rx, struct xrdma_ep *ep)
+{
+	unsigned int i;
+
+	spin_lock(&rx->xprt.transport_lock);
+	for (i = 0; i < rx->nr_reqs; i++) {
+		struct xrdma_req *req = &rx->reqs[i];
+		struct xrdma_rep *rep = req->held_rep;
+
+		if (!rep || rep->ep != ep)
+			continue;
+		ib_dma_unmap_single(ep->device, rep->rb.sge.addr,
+				    rep->rb.sge.length, DMA_FROM_DEVICE);
+		req->orphan_buf = rep->rb.buf;
+		rep->rb.buf = NULL;
+		req->held_rep = NULL;
+	}
+	spin_unlock(&rx->xprt.transport_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_recv_orphan_held);
 
 /**
  * xrdma_recv_done - Receive completion handler
@@ -499,8 +639,12 @@ void xrdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	rpcrdma_recv_buf_sync(&rep->rb, ep->device, wc->byte_len);
 	rkey = wc->ex.invalidate_rkey;
-	xrdma_handle_reply(ep, rep, wc->byte_len,
-			   (wc->wc_flags & IB_WC_WITH_INVALIDATE) ? &rkey : NULL);
+	if (xrdma_handle_reply(ep, rep, wc->byte_len,
+			       (wc->wc_flags & IB_WC_WITH_INVALIDATE) ?
+			       &rkey : NULL)) {
+		xrdma_recv_check_posted(ep);
+		return;
+	}
 	if (!READ_ONCE(ep->connected))
 		return;
 	xrdma_recv_repost(ep, rep);

@@ -83,6 +83,21 @@ static void xrdma_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 	xrdma_req_put(xrdma_req(rqst));
 }
 
+/*
+ * The RPC is done with its reply: give back the Receive it may hold
+ * before its congestion slot, which another call may take at once and
+ * whose reply needs a Receive posted (see reply.c).  Called with
+ * transport_lock held.
+ */
+static void xrdma_release_request(struct rpc_task *task)
+{
+	struct xrdma_req *req = xrdma_req(task->tk_rqstp);
+
+	if (req->held_rep || unlikely(req->orphan_buf))
+		xrdma_rep_return(req);
+	xprt_release_rqst_cong(task);
+}
+
 /**
  * xrdma_reqs_create - allocate a transport's request slots
  * @rx: transport whose @free_reqs and @free_lock are initialized
@@ -130,6 +145,7 @@ VISIBLE_IF_KUNIT void xrdma_reqs_destroy(struct xrdma_xprt *rx)
 	for (i = 0; i < rx->nr_reqs; i++) {
 		kfree(rx->reqs[i].hdr_buf);
 		kfree(rx->reqs[i].rpc_buf);
+		kfree(rx->reqs[i].orphan_buf);
 	}
 	kfree(rx->reqs);
 	rx->reqs = NULL;
@@ -253,8 +269,18 @@ static int xrdma_send_request(struct rpc_rqst *rqst)
 	/* Backchannel replies have no buffer from buf_alloc. */
 	if (!rqst->rq_buffer)
 		return xrdma_bc_send_reply(rx, req);
+	/* Sent again after a reply it did not keep (call_decode()). */
+	if (unlikely(req->held_rep || req->orphan_buf)) {
+		spin_lock(&xprt->transport_lock);
+		xrdma_rep_return(req);
+		spin_unlock(&xprt->transport_lock);
+	}
 	if (!xprt_connected(xprt) || !rx->ep)
 		return -ENOTCONN;
+	if (unlikely(READ_ONCE(rx->ep->recv_post_failed))) {
+		xrdma_disconnect_why(rx, "Receives not posted");
+		goto drop_connection;
+	}
 	if (!xprt_request_get_cong(xprt, rqst))
 		return -EBADSLT;
 
@@ -661,7 +687,7 @@ static const struct rpc_xprt_ops xrdma_ops = {
 	.release_xprt		= xprt_release_xprt_cong,
 	.alloc_slot		= xrdma_alloc_slot,
 	.free_slot		= xrdma_free_slot,
-	.release_request	= xprt_release_rqst_cong,
+	.release_request	= xrdma_release_request,
 	.wait_for_reply_request	= xprt_wait_for_reply_request_def,
 	.timer			= xrdma_timer,
 	.rpcbind		= rpcb_getport_async,
