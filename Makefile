@@ -84,9 +84,9 @@ demo: deps
 	scripts/demo.sh
 
 bench: deps
-	selftests/bench/client.sh
-	selftests/bench/server.sh
-	BENCH_PAIR=1 selftests/bench/server.sh
+	selftests/bench/bench.sh --half client
+	selftests/bench/bench.sh --half server
+	selftests/bench/bench.sh --half both
 
 crash-history:
 	selftests/crash-history.sh

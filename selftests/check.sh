@@ -123,6 +123,10 @@ python3 "$RPCRDMA_TOP/selftests/bench/ratios_test.py" >"$log/ratios.log" 2>&1
 rc=$?
 tail -n 3 "$log/ratios.log"
 count $rc "ratios.py computes the medians and the host model it prints"
+python3 "$RPCRDMA_TOP/selftests/bench/measure_test.py" >"$log/measure.log" 2>&1
+rc=$?
+tail -n 3 "$log/measure.log"
+count $rc "measure.py works out a job's figures from its two marks"
 
 echo "== test kernel"
 if "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >"$log/kernel.log" 2>&1; then

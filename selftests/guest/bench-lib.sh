@@ -286,55 +286,6 @@ cpu_mark() {
 		"${host:?no CPU sample from the host}"
 }
 
-# per_rpc COUNT RPCS: COUNT per RPC, two decimals.
-per_rpc() {
-	awk -v n="$1" -v r="$2" 'BEGIN { printf "%.2f", r ? n / r : 0 }'
-}
-
-# The insn-count.so counts of a mark's line (after BUSY ALL CTXT IRQS of
-# both guests and the host's two times), in host_cpu.py's FIELDS order,
-# client then server for each: COUNT_FIELDS names them, from 0.
-COUNT_FIELDS=(insns rpcrdma_insns rxe_insns sunrpc_insns ibcore_insns
-	rep_iters rpcrdma_rep_iters rxe_rep_iters sunrpc_rep_iters
-	ibcore_rep_iters rep_bytes rpcrdma_rep_bytes rxe_rep_bytes
-	sunrpc_rep_bytes ibcore_rep_bytes)
-
-# count_summary client|server RPCS: the guest's instructions per RPC, in
-# all and in the modules, and its REP bytes, for the log (as count_grew).
-count_summary() {
-	local m n out="$1"
-
-	for m in insns rpcrdma_insns rxe_insns ibcore_insns rep_bytes; do
-		n=$(count_grew $m "$1")
-		[ -n "$n" ] || continue
-		out+=" $(( n / $2 )) ${m//_/ }"
-	done
-	echo "$out"
-}
-
-# count_grew NAME client|server: how much that count (COUNT_FIELDS) grew
-# from the begin mark to the end mark, whose fields are in the arrays
-# mark_b and mark_e of the caller (measure); nothing if it was not
-# counted at both.
-count_grew() {
-	local f i
-
-	for f in "${!COUNT_FIELDS[@]}"; do
-		[ "${COUNT_FIELDS[$f]}" = "$1" ] && break
-	done
-	[ "${COUNT_FIELDS[$f]}" = "$1" ] || return 0
-	i=$((10 + 2 * f))
-	[ "$2" = server ] && i=$((i + 1))
-	[ "${mark_b[$i]:--1}" -ge 0 ] && [ "${mark_e[$i]:--1}" -ge 0 ] || return 0
-	echo $(( mark_e[i] - mark_b[i] ))
-}
-
-# record ROUND MODULE METRIC VALUE (round 0, the warm-up, is not kept)
-record() {
-	[ "$1" = 0 ] && return 0
-	echo "$1,$2,$3,$4" >>/out/bench.csv
-}
-
 # round_order ROUND: the modules a round measures, in order.  Round 0
 # warms both guests up with the stock module and counts for nothing:
 # without it the first measurement after boot (cold page cache, slabs,
@@ -428,17 +379,13 @@ metadata_job() {
 }
 
 # measure ROUND MODULE JOB UNIT RAMP CMD...: run CMD (which prints
-# "FIGURE OPS" and creates /tmp/job.started when its work begins), record
-# the figure as JOB_UNIT and both guests' CPU time per operation as
-# JOB_cpu_us_client and JOB_cpu_us_server.  The CPU window opens RAMP
-# seconds after the work began (when fio's ramp ends and it starts
+# "FIGURE OPS" and creates /tmp/job.started when its work begins), mark
+# the window, and record the figure as JOB_UNIT with both guests' costs
+# per operation and per RPC (measure.py names them).  The window opens
+# RAMP seconds after the work began (when fio's ramp ends and it starts
 # counting) and closes when CMD ends.
 measure() {
 	local round=$1 mod=$2 job=$3 unit=$4 ramp=$5 res ops pid wrpcs rpcs=
-	local cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0
-	local cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1
-	local -a mark_b mark_e
-	local role m n cins sins
 	shift 5
 
 	rm -f /tmp/job.started /tmp/job.out
@@ -470,74 +417,10 @@ measure() {
 		{ cat /tmp/cpu.end; exit 1; }
 	[ "$ops" -gt 0 ] || fail "$job: no operations completed"
 	[ "$wrpcs" -gt 0 ] || fail "$job: no RPCs in the measured window"
-	record "$round" "$mod" "${job}_$unit" "${res% *}"
-	# Guests' busy and all jiffies, context switches and device
-	# interrupts, then the host's nanoseconds, client then server, then
-	# insn-count.so's counts (COUNT_FIELDS; -1 without it).
-	read -ra mark_b </tmp/cpu.begin
-	read -ra mark_e </tmp/cpu.end
-	read -r cb0 ca0 cc0 ci0 sb0 sa0 sc0 si0 chost0 shost0 _ <<<"${mark_b[*]}"
-	read -r cb1 ca1 cc1 ci1 sb1 sa1 sc1 si1 chost1 shost1 _ <<<"${mark_e[*]}"
-	# Jiffies are 10 ms: microseconds per operation.
-	record "$round" "$mod" "${job}_cpu_us_client" \
-		$(( (cb1 - cb0) * 10000 / ops ))
-	record "$round" "$mod" "${job}_cpu_us_server" \
-		$(( (sb1 - sb0) * 10000 / ops ))
-	record "$round" "$mod" "${job}_host_cpu_us_client" \
-		$(( (chost1 - chost0) / 1000 / ops ))
-	record "$round" "$mod" "${job}_host_cpu_us_server" \
-		$(( (shost1 - shost0) / 1000 / ops ))
-	echo "  $job: ${res% *} $unit, $ops ops; CPU busy $((cb1 - cb0)) of" \
-		"$((ca1 - ca0)) jiffies (client), $((sb1 - sb0)) of" \
-		"$((sa1 - sa0)) (server); host CPU" \
-		"$(( (chost1 - chost0) / 1000000 )) ms (client)," \
-		"$(( (shost1 - shost0) / 1000000 )) ms (server)"
-	# Wake-ups and interrupts cost far more than their instructions
-	# under TCG (a guest that halts and is woken leaves translated code):
-	# per RPC, two decimals.
-	record "$round" "$mod" "${job}_ctxsw_rpc_client" \
-		"$(per_rpc $((cc1 - cc0)) "$wrpcs")"
-	record "$round" "$mod" "${job}_ctxsw_rpc_server" \
-		"$(per_rpc $((sc1 - sc0)) "$wrpcs")"
-	record "$round" "$mod" "${job}_irqs_rpc_client" \
-		"$(per_rpc $((ci1 - ci0)) "$wrpcs")"
-	record "$round" "$mod" "${job}_irqs_rpc_server" \
-		"$(per_rpc $((si1 - si0)) "$wrpcs")"
-	# Instructions per RPC: the RPCs are counted at the marks themselves,
-	# where the job's operations are counted by fio over a window of
-	# its own, which the marks miss by a varying fraction of a second.
-	cins=$(count_grew insns client)
-	sins=$(count_grew insns server)
-	if [ -n "$cins" ] && [ -n "$sins" ]; then
-		record "$round" "$mod" "${job}_kinsns_rpc_client" \
-			$(( cins / 1000 / wrpcs ))
-		record "$round" "$mod" "${job}_kinsns_rpc_server" \
-			$(( sins / 1000 / wrpcs ))
-		for role in client server; do
-			for m in rpcrdma rxe sunrpc ibcore; do
-				n=$(count_grew "${m}_insns" $role)
-				[ -z "$n" ] ||
-					record "$round" "$mod" \
-						"${job}_${m}_insns_rpc_$role" \
-						$(( n / wrpcs ))
-			done
-			# REP string instructions: an older plugin has none.
-			n=$(count_grew rep_bytes $role)
-			[ -z "$n" ] && continue
-			record "$round" "$mod" "${job}_rep_bytes_rpc_$role" \
-				"$(per_rpc "$n" "$wrpcs")"
-			for m in rpcrdma rxe sunrpc ibcore; do
-				for n in iters bytes; do
-					record "$round" "$mod" \
-						"${job}_${m}_rep_${n}_rpc_$role" \
-						"$(per_rpc "$(count_grew "${m}_rep_$n" $role)" \
-							"$wrpcs")"
-				done
-			done
-		done
-		echo "  $job: $wrpcs RPCs; per RPC: $(count_summary client "$wrpcs");" \
-			"$(count_summary server "$wrpcs")"
-	fi
+	# The arithmetic: selftests/bench/measure.py.
+	python3 "$RPCRDMA_TOP/selftests/bench/measure.py" "$round" "$mod" \
+		"$job" "$unit" "${res% *}" "$ops" "$wrpcs" /tmp/cpu.begin \
+		/tmp/cpu.end || fail "$job: its figures could not be worked out"
 	rdma_counters_delta /tmp/rdma.before /tmp/rdma.after "this guest, whole job"
 }
 
