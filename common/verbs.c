@@ -157,6 +157,26 @@ int rpcrdma_recv_buf_init(struct rpcrdma_recv_buf *rb, struct ib_device *device,
 }
 
 /**
+ * rpcrdma_recv_buf_take - unmap a Receive buffer and take its memory
+ * @rb: a buffer that is not posted; left without one
+ * @device: the device it is mapped for
+ *
+ * Return: the buffer's memory, for the caller to kfree(); NULL if @rb
+ * had none.
+ */
+void *rpcrdma_recv_buf_take(struct rpcrdma_recv_buf *rb,
+			    struct ib_device *device)
+{
+	void *buf = rb->buf;
+
+	if (buf)
+		ib_dma_unmap_single(device, rb->sge.addr, rb->sge.length,
+				    DMA_FROM_DEVICE);
+	rb->buf = NULL;
+	return buf;
+}
+
+/**
  * rpcrdma_recv_buf_release - unmap and free a Receive buffer
  * @rb: a buffer that is not posted; nothing is done if it has none
  * @device: the device it is mapped for
@@ -164,12 +184,7 @@ int rpcrdma_recv_buf_init(struct rpcrdma_recv_buf *rb, struct ib_device *device,
 void rpcrdma_recv_buf_release(struct rpcrdma_recv_buf *rb,
 			      struct ib_device *device)
 {
-	if (!rb->buf)
-		return;
-	ib_dma_unmap_single(device, rb->sge.addr, rb->sge.length,
-			    DMA_FROM_DEVICE);
-	kfree(rb->buf);
-	rb->buf = NULL;
+	kfree(rpcrdma_recv_buf_take(rb, device));
 }
 
 /**

@@ -603,10 +603,7 @@ void xrdma_recv_orphan_held(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 
 		if (!rep || rep->ep != ep)
 			continue;
-		ib_dma_unmap_single(ep->device, rep->rb.sge.addr,
-				    rep->rb.sge.length, DMA_FROM_DEVICE);
-		req->orphan_buf = rep->rb.buf;
-		rep->rb.buf = NULL;
+		req->orphan_buf = rpcrdma_recv_buf_take(&rep->rb, ep->device);
 		req->held_rep = NULL;
 	}
 	spin_unlock(&rx->xprt.transport_lock);

@@ -75,6 +75,8 @@ int rpcrdma_recv_buf_init(struct rpcrdma_recv_buf *rb, struct ib_device *device,
 			  const struct ib_pd *pd, unsigned int size,
 			  void (*done)(struct ib_cq *cq, struct ib_wc *wc),
 			  gfp_t gfp);
+void *rpcrdma_recv_buf_take(struct rpcrdma_recv_buf *rb,
+			    struct ib_device *device);
 void rpcrdma_recv_buf_release(struct rpcrdma_recv_buf *rb,
 			      struct ib_device *device);
 int rpcrdma_recv_buf_post(struct rpcrdma_recv_buf *rb, struct ib_qp *qp);
