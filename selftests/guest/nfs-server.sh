@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest "server": the kernel NFS server over soft-RoCE (or siw), with our
 # rpcrdma (SERVER_MODULE=ours, the default) or the stock one
-# (SERVER_MODULE=stock).  Serves until the client is done, doing what the
-# client's flags ask on the way (RESTART_SERVER, SERVER_DEVICE_REMOVAL,
-# DELEG_RECALL; with ours also CONN_TABLE and SERVER_FAULTS); with
+# (SERVER_MODULE=stock).  Serves until the client is done, running the
+# server half of each step the test lists in STEPS (nfs-steps.sh); with
 # CPU_SAMPLER=1 (make bench) it answers the client's CPU marks.  At the
 # end the files the client wrote must read back from the export, `rpc.nfsd
 # 0` must close everything so the module unloads, and the kernel log (and
@@ -11,6 +10,7 @@
 # counters and tracepoints must also show what the traffic should have
 # done.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
+. "$RPCRDMA_TOP/selftests/guest/nfs-steps.sh"
 
 module=${SERVER_MODULE:-ours}
 
@@ -123,7 +123,7 @@ our_server_checks() {
 			[ "$ord" -gt 1 ] || fail "a connection was accepted with ORD $ord"
 		done
 	fi
-	if [ "${SERVER_FAULTS:-0}" = 1 ]; then
+	if has_step server_faults; then
 		for point in read_chunks send; do
 			[ "$(cat "/sys/kernel/debug/rpcrdma/fail_server_$point/times")" = 0 ] ||
 				fail "the $point fault was never hit"
@@ -131,7 +131,7 @@ our_server_checks() {
 		[ "$(trace_count read_error)" -gt 0 ] && [ "$(trace_count send_err)" -gt 0 ] ||
 			fail "no svcrdma_read_error/svcrdma_send_err event for the faults"
 	fi
-	if [ "${DELEG_RECALL:-0}" = 1 ]; then
+	if has_step delegation_recall; then
 		# The recall (CB_RECALL) went to the client over our connection.
 		[ "$(trace_count bc_call)" -gt 0 ] && [ "$(trace_count bc_reply)" -gt 0 ] ||
 			{ grep -E 'nfsd_cb|svcrdma_bc' "$SERVER_TRACE" | tail -20
@@ -156,71 +156,7 @@ if [ "${CPU_SAMPLER:-0}" = 1 ]; then
 	sampler=$!
 fi
 signal_peer server-ready
-if [ "${CONN_TABLE:-0}" = 1 ]; then
-	# The client's first nconnect run (nfs-client.sh conn_table_check).
-	n=${NCONNECT%% *}
-	wait_peer "conn-table-check-$n" "${PEER_TIMEOUT:-0}"
-	step "/proc/net/rpcrdma with the client's nconnect=$n mount under load"
-	cat /proc/net/rpcrdma >/tmp/conn-table || fail "cannot read /proc/net/rpcrdma"
-	cat /tmp/conn-table
-	credits=$(cat /proc/sys/sunrpc/svc_rdma/max_requests)
-	# Receives on the 1 KiB grid of RFC 8797's private data.
-	recv=$(( $(cat /proc/sys/sunrpc/svc_rdma/max_req_size) / 1024 * 1024 ))
-	# nfsd listens on the wildcard addresses (nfs_server_start).
-	awk '$1 == "listener" && $2 ~ /:20049$/ && $3 == "-" &&
-		$4 == "listening" { ok = 1 } END { exit !ok }' /tmp/conn-table ||
-		fail "/proc/net/rpcrdma: no listener on port 20049"
-	lines=$(awk -v c="$credits" -v r="$recv" '
-		$1 == "server" && $2 == "192.0.2.1:20049" && $4 == "connected" &&
-		$3 ~ /^192\.0\.2\.2:[0-9]+$/ && $5 ~ /^[0-9]+$/ && $6 == c &&
-		$7 <= $6 && $8 >= 1024 && $8 <= r && $9 == r && $10 >= 1 &&
-		$11 == 0 && $12 >= 3 && $14 == 0 && $15 == 0 && $17 == "-" { n++ }
-		END { print n + 0 }' /tmp/conn-table)
-	[ "$lines" -ge "$n" ] ||
-		fail "/proc/net/rpcrdma: $lines connected server lines as expected (credits $credits, receives $recv), $n wanted"
-	signal_peer "conn-table-checked-$n"
-fi
-if [ "${RESTART_SERVER:-0}" = 1 ]; then
-	wait_peer restart-server "${PEER_TIMEOUT:-0}"
-	step "restarting the NFS service under the client's writes"
-	if [ "${RENEGOTIATE:-0}" = 1 ]; then
-		# Connections after the restart offer a 1 KiB inline size
-		# (RFC 8797 private data): the client must adopt it.
-		echo 1024 >/proc/sys/sunrpc/svc_rdma/max_req_size ||
-			fail "cannot set max_req_size"
-	fi
-	nfs_server_restart 2
-	signal_peer server-restarted
-fi
-if [ "${SERVER_DEVICE_REMOVAL:-0}" = 1 ]; then
-	wait_peer remove-server-device "${PEER_TIMEOUT:-0}"
-	step "removing the RDMA device under the client's mount"
-	# nfsd must let go of every connection on it: removal may not hang.
-	timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
-		fail "removing the RDMA device failed or hung"
-	rdma_link eth0
-	signal_peer server-device-back
-fi
-if [ "${SERVER_FAULTS:-0}" = 1 ]; then
-	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	for point in read_chunks send; do
-		wait_peer "arm-$point-fault" "${PEER_TIMEOUT:-0}"
-		f=/sys/kernel/debug/rpcrdma/fail_server_$point
-		[ -d "$f" ] || fail "no fault injection point $f"
-		echo 0 >"$f/verbose"
-		echo 1 >"$f/times"
-		echo 100 >"$f/probability"
-		step "injecting one failure at $f"
-		signal_peer "$point-fault-armed"
-	done
-fi
-if [ "${DELEG_RECALL:-0}" = 1 ]; then
-	wait_peer delegation-held "${PEER_TIMEOUT:-0}"
-	step "writing a file the client holds a read delegation on"
-	timeout 60 sh -c "echo 'written by the server' >>$EXPORT/deleg" ||
-		fail "the server's write to a delegated file did not finish"
-	signal_peer delegation-recalled
-fi
+run_steps server
 wait_peer client-finished "${PEER_TIMEOUT:-0}"
 [ -z "${sampler:-}" ] || kill "$sampler"
 if [ "$module" = ours ]; then

@@ -12,6 +12,9 @@
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test) || exit 1
+steps="inline_matrix nfs_utils rdma6 fio_verify"
+steps="$steps kill_direct_io nconnect_fio restart_under_writer"
+steps="$steps device_removal swap"
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
 	--server-env SERVER_MODULE=stock \
@@ -19,8 +22,8 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
 	--timeout 900 --env "RPCRDMA_KO=$ko" --client-env CHECK_KMEMLEAK=1 \
 	--env BIG_FILE=2097152 --env FIO_SIZE=2M \
 	--env "DIR_ENTRIES=$(check_or_full 250 1500)" \
-	--env RESTART_SERVER=1 --env KILL_DIO=1 \
+	--env "STEPS=$steps" \
 	--env "KILL_DIO_ROUNDS=$(check_or_full 4 6)" \
-	--env DEVICE_REMOVAL=1 --env SWAP=1 --env SWAP_MIB=48 \
+	--env SWAP_MIB=48 \
 	--env "NCONNECT=$(check_or_full 4 "4 8")" \
 	--env "NFS_VERSIONS=${NFS_VERSIONS:-3 4.0 4.1}"

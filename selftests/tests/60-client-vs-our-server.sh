@@ -17,12 +17,15 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian) || exit 1
+steps="inline_matrix nfs_utils rdma6 fio_verify"
+steps="$steps nconnect_fio restart_under_writer device_removal"
+steps="$steps server_device_removal connect_failures delegation_recall"
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
-	--timeout 700 --env "RPCRDMA_KO=$ko" --env RESTART_SERVER=1 --env DELEG_RECALL=1 \
-	--env DEVICE_REMOVAL=1 --env "NCONNECT=$(check_or_full 16 "8 16")" \
+	--timeout 700 --env "RPCRDMA_KO=$ko" \
+	--env "STEPS=$steps" \
+	--env "NCONNECT=$(check_or_full 16 "8 16")" \
 	--env "DIR_ENTRIES=$(check_or_full 500 3000)" \
-	--env RENEGOTIATE=1 --env SERVER_DEVICE_REMOVAL=1 \
-	--env CONNECT_FAILURES=1 --env CONN_TABLE=1 \
+	--env RENEGOTIATE=1 --env CONN_TABLE=1 \
 	${NFS_VERSIONS:+--env "NFS_VERSIONS=$NFS_VERSIONS"}

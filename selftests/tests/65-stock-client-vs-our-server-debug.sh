@@ -11,6 +11,8 @@
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test) || exit 1
+steps="inline_matrix nfs_utils rdma6 fio_verify"
+steps="$steps restart_under_writer server_faults delegation_recall"
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel test \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
@@ -18,5 +20,5 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel test \
 	--client-env CLIENT_MODULE=stock \
 	--env BIG_FILE=2097152 --env FIO_SIZE=2M \
 	--env "DIR_ENTRIES=$(check_or_full 250 1500)" \
-	--env RESTART_SERVER=1 --env DELEG_RECALL=1 --env SERVER_FAULTS=1 \
+	--env "STEPS=$steps" \
 	--env "NFS_VERSIONS=${NFS_VERSIONS:-$(check_or_full 4.1 "3 4.1")}"

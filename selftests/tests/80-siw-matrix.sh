@@ -14,6 +14,8 @@
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test) || exit 1
 
+steps="inline_matrix nfs_utils rdma6 fio_verify restart_under_writer"
+
 # pair NAME SERVER-MODULE CLIENT-MODULE
 pair() {
 	echo "# siw: $1"
@@ -26,7 +28,8 @@ pair() {
 		--client-env "CLIENT_MODULE=$3" \
 		--env BIG_FILE=2097152 --env FIO_SIZE=1M \
 		--env "DIR_ENTRIES=$(check_or_full 200 600)" \
-		--env RESTART_SERVER=1 --env "NFS_VERSIONS=${NFS_VERSIONS:-4.2}"
+		--env "STEPS=$steps" \
+		--env "NFS_VERSIONS=${NFS_VERSIONS:-4.2}"
 }
 
 out=$1
