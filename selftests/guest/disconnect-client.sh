@@ -171,9 +171,16 @@ fio_jobs_ok /tmp/fio.out 2 && [ "$rc" = 0 ] && ! grep -q '^verify:' /tmp/fio.log
 	fail "fio reported an error or a verify failure (exit $rc)"
 }
 writer_check /mnt/w || fail "the writer's file differs from its source"
-awk '{ print $2 }' /tmp/times | sort -n | awk '{ a[NR] = $1 }
-	END { printf "resume times: median %.1fs, worst %.1fs over %d events\n",
-	      a[int((NR + 1) / 2)], a[NR], NR }'
+# Overall, then per kind: median and worst.
+resume_summary() {
+	sort -n | awk -v what="$1" '{ a[NR] = $1 }
+		END { printf "resume times%s: median %.1fs, worst %.1fs over %d events\n",
+		      what, a[int((NR + 1) / 2)], a[NR], NR }'
+}
+awk '{ print $2 }' /tmp/times | resume_summary ""
+for kind in $(awk '{ print $1 }' /tmp/times | sort -u); do
+	awk -v k="$kind" '$1 == k { print $2 }' /tmp/times | resume_summary " ($kind)"
+done
 mount_xprt_line /mnt
 bounded 120 "writing files" write_files /mnt 1 65536 1048576
 bounded 120 "umount" umount /mnt
