@@ -243,7 +243,8 @@ start_writer() {
 			dd if=/tmp/writer.src of="$file" bs=1M count=1 skip=$b \
 				seek=$b conv=notrunc oflag=direct status=none || exit 1
 			i=$((i + 1))
-			echo $i >/tmp/written
+			# Renamed into place: a reader never sees it empty.
+			echo $i >/tmp/written.new && mv /tmp/written.new /tmp/written
 			cut -d' ' -f1 /proc/uptime >>/tmp/stamps
 			[ "$pause" = 0 ] || sleep "$pause"
 		done
