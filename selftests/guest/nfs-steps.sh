@@ -18,22 +18,19 @@ NFS_STEPS="inline_matrix nfs_utils rdma6 fio_verify kill_direct_io
 # What a test that names no steps runs.
 NFS_DEFAULT_STEPS="inline_matrix nfs_utils rdma6 fio_verify"
 
-# has_step NAME: the test runs step NAME.
-has_step() {
-	case " ${STEPS:-$NFS_DEFAULT_STEPS} " in
-	*" $1 "*) return 0 ;;
-	esac
-	return 1
-}
-
-# is_step NAME: NAME is one of NFS_STEPS.
-is_step() {
+# word_in WORD LIST: WORD is one of the words of LIST.
+word_in() {
 	local k
 
-	for k in $NFS_STEPS; do
+	for k in $2; do
 		[ "$k" = "$1" ] && return 0
 	done
 	return 1
+}
+
+# has_step NAME: the test runs step NAME.
+has_step() {
+	word_in "$1" "${STEPS:-$NFS_DEFAULT_STEPS}"
 }
 
 # run_steps ROLE: ROLE's half of each step in STEPS, in order.  A name
@@ -42,7 +39,7 @@ run_steps() {
 	local role=$1 s
 
 	for s in ${STEPS:-$NFS_DEFAULT_STEPS}; do
-		is_step "$s" ||
+		word_in "$s" "$NFS_STEPS" ||
 			fail "STEPS names '$s', which is no step (nfs-steps.sh)"
 	done
 	for s in ${STEPS:-$NFS_DEFAULT_STEPS}; do
