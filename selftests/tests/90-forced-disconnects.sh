@@ -15,7 +15,8 @@
 # disconnect: it reconnects as soon as the link is back
 # (xprtrdma/linkwatch.c); the resume times are printed; fio's verify and
 # the files written must come out intact.  DISCONNECT_EVENTS per role but
-# the debug one: 4 in make check (each kind once), 20 in make stress.
+# the debug one: 4 in make check (each kind once), 80 in make stress
+# (20 of each kind).
 # OUR_CLIENT_KINDS and OUR_SERVER_KINDS choose other kinds
 # (disconnect-client.sh lists them), DISCONNECT_ROLES some of the roles
 # (our-client, our-server, our-server-debug) and DISCONNECT_PROVIDER=siw
