@@ -6,8 +6,9 @@
  *
  * Each call is built with the codec's list builders and encoded with
  * rpcrdma_encode_msg_buf().  Its echo is the reply a responder sends
- * when it uses every offered Write chunk: the same lists with shorter
- * lengths and no Reply chunk.  Every echo must take the fast path, and
+ * when it uses every offered chunk: the same lists with shorter lengths
+ * (RDMA_NOMSG if a Reply chunk was offered, as a Long Reply comes
+ * back).  Every echo must take the fast path, and
  * every mutation of it (each word changed, each length cut, a word
  * added) must either take the fast path with the very outcome the
  * reference gives, or be left to the reference.
@@ -108,17 +109,31 @@ static size_t wm_encode_call(struct kunit *test, const struct wm_call *c,
 	return len / XDR_UNIT;
 }
 
+/* Copy a counted segment array from *@c to *@r, lengths cut to 1/@cut. */
+static void wm_echo_counted(const __be32 **c, __be32 **r, unsigned int cut)
+{
+	u32 n = be32_to_cpu((*c)[1]), i;
+
+	*(*r)++ = *(*c)++;
+	*(*r)++ = *(*c)++;
+	for (i = 0; i < n; i++, *r += 4, *c += 4) {
+		memcpy(*r, *c, 4 * XDR_UNIT);
+		(*r)[1] = XW(be32_to_cpu((*c)[1]) / cut);
+	}
+}
+
 /*
- * The echo of @call: its fixed words with RDMA_MSG, no Read list, its
- * Write list with every length cut to @cut of itself, and no Reply
- * chunk; then @payload words of an RPC reply.  Returns its words.
+ * The echo of @call: its fixed words, no Read list, its Write list and
+ * Reply chunk with every length cut to @cut of itself, RDMA_NOMSG if
+ * it has a Reply chunk, else RDMA_MSG followed by @payload words of an
+ * RPC reply.  Returns its words.
  */
 static size_t wm_echo(const __be32 *call, __be32 *reply, unsigned int cut,
 		      unsigned int payload)
 {
 	const __be32 *c = call + 4;
 	__be32 *r = reply;
-	u32 n, i;
+	u32 i;
 
 	memcpy(r, call, 4 * XDR_UNIT);
 	r[3] = XW(RPCRDMA_MSG);
@@ -127,17 +142,16 @@ static size_t wm_echo(const __be32 *call, __be32 *reply, unsigned int cut,
 		c += 6;
 	c++;
 	*r++ = xdr_zero;
-	while (*c != xdr_zero) {
-		n = be32_to_cpu(c[1]);
-		*r++ = *c++;
-		*r++ = *c++;
-		for (i = 0; i < n; i++, r += 4, c += 4) {
-			memcpy(r, c, 4 * XDR_UNIT);
-			r[1] = XW(be32_to_cpu(c[1]) / cut);
-		}
+	while (*c != xdr_zero)
+		wm_echo_counted(&c, &r, cut);
+	*r++ = *c++;
+	if (*c == xdr_zero) {
+		*r++ = xdr_zero;
+	} else {
+		reply[3] = XW(RPCRDMA_NOMSG);
+		wm_echo_counted(&c, &r, cut);
+		return r - reply;
 	}
-	*r++ = xdr_zero;
-	*r++ = xdr_zero;
 	/* An RPC reply: xid, REPLY, then opaque bytes. */
 	for (i = 0; i < payload; i++)
 		*r++ = XW(i == 1 ? 1 : 0xabcd0000 + i);
@@ -158,7 +172,7 @@ static bool wm_compare(struct kunit *test, const __be32 *call, size_t cwords,
 	enum rpcrdma_wire_err werr;
 	struct rpcrdma_cursor c;
 	__be32 *copy;
-	bool fast;
+	bool fast, used;
 
 	/* The offered lists, as the client reads them back (reply.c). */
 	wt_cursor_init(test, &c, call, cwords * XDR_UNIT);
@@ -171,9 +185,8 @@ static bool wm_compare(struct kunit *test, const __be32 *call, size_t cwords,
 			     GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, copy);
 	memcpy(copy, reply, nwords * XDR_UNIT);
-	fast = nwords >= 7 && copy[1] == XW(RPCRDMA_VERSION) &&
-	       copy[3] == XW(RPCRDMA_MSG) &&
-	       rpcrdma_match_reply(call + 4, copy + 4, nwords - 4, &m);
+	fast = nwords >= 4 && copy[1] == XW(RPCRDMA_VERSION) &&
+	       rpcrdma_match_reply(call + 4, copy, nwords, &m);
 	if (!fast)
 		return false;
 
@@ -185,7 +198,18 @@ static bool wm_compare(struct kunit *test, const __be32 *call, size_t cwords,
 			RPCRDMA_WIRE_OK);
 	KUNIT_EXPECT_EQ(test, m.hdr_len, rh->hdr.hdr_len);
 	KUNIT_EXPECT_EQ(test, m.nr_write_chunks, rh->hdr.lists.nr_write_chunks);
-	KUNIT_EXPECT_FALSE(test, rh->hdr.lists.has_reply);
+	/* What the client's reply outcome then asks of the type. */
+	used = rh->hdr.lists.has_reply && rh->hdr.lists.reply.length;
+	if (rh->hdr.proc == RPCRDMA_NOMSG) {
+		KUNIT_EXPECT_TRUE(test, used);
+		KUNIT_EXPECT_EQ(test, rh->hdr.lists.nr_write_chunks, 0U);
+	} else {
+		KUNIT_EXPECT_FALSE(test, used);
+	}
+	KUNIT_EXPECT_EQ(test, m.has_reply, rh->hdr.lists.has_reply);
+	KUNIT_EXPECT_EQ(test, m.reply_len,
+			rh->hdr.lists.has_reply ? rh->hdr.lists.reply.length :
+						  0U);
 	if (rh->hdr.lists.nr_write_chunks)
 		KUNIT_EXPECT_EQ(test, m.written, rh->hdr.lists.write[0].length);
 	else
@@ -193,7 +217,10 @@ static bool wm_compare(struct kunit *test, const __be32 *call, size_t cwords,
 	return true;
 }
 
-/* The echo takes the fast path unless the call offered a Reply chunk. */
+/*
+ * Every echo takes the fast path, a Long Reply's too, but for a Long
+ * Reply that also returns Write chunks (the full decoder refuses it).
+ */
 static void echo_case(struct kunit *test)
 {
 	const struct wm_call *c = test->param_value;
@@ -208,7 +235,7 @@ static void echo_case(struct kunit *test)
 	for (cut = 1; cut <= 4096; cut *= 8) {
 		rw = wm_echo(call, reply, cut, 8);
 		KUNIT_EXPECT_EQ(test, wm_compare(test, call, cw, reply, rw),
-				!c->reply_segs);
+				!(c->reply_segs && c->write_segs[0]));
 	}
 }
 
@@ -284,10 +311,54 @@ static void refusals_case(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, 12));
 }
 
+/* The Reply chunk's refusals: a Long Reply must return it as offered. */
+static void reply_chunk_refusals_case(struct kunit *test)
+{
+	static const struct wm_call lr = { "Reply chunk", 0, { 0 }, 1 };
+	__be32 *call = kunit_kzalloc(test, WM_WORDS * XDR_UNIT, GFP_KERNEL);
+	__be32 *reply = kunit_kzalloc(test, WM_WORDS * XDR_UNIT, GFP_KERNEL);
+	struct rpcrdma_reply_match m;
+	size_t cw, rw;
+
+	KUNIT_ASSERT_NOT_NULL(test, call);
+	KUNIT_ASSERT_NOT_NULL(test, reply);
+	cw = wm_encode_call(test, &lr, call);
+	/* fixed(4) 0 | 0 | 1 1 handle len hi lo */
+	rw = wm_echo(call, reply, 1, 0);
+	KUNIT_ASSERT_EQ(test, rw, 12);
+	KUNIT_ASSERT_TRUE(test, wm_compare(test, call, cw, reply, rw));
+	KUNIT_ASSERT_TRUE(test, rpcrdma_match_reply(call + 4, reply, rw, &m));
+	KUNIT_EXPECT_TRUE(test, m.has_reply);
+	KUNIT_EXPECT_EQ(test, m.reply_len, 4096U);
+	KUNIT_EXPECT_EQ(test, m.hdr_len, 12U * XDR_UNIT);
+
+	reply[9] = XW(4097);				/* longer than offered */
+	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, rw));
+	rw = wm_echo(call, reply, 1, 0);
+	reply[8] = XW(0x9999);				/* another handle */
+	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, rw));
+	rw = wm_echo(call, reply, 1, 0);
+	reply[7] = XW(2);				/* more segments */
+	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, rw));
+	rw = wm_echo(call, reply, 1, 0);
+	reply[6] = XW(0);				/* not returned */
+	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, 7));
+	rw = wm_echo(call, reply, 1, 0);
+	reply[9] = XW(0);				/* carries nothing */
+	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, rw));
+	rw = wm_echo(call, reply, 1, 0);
+	reply[3] = XW(RPCRDMA_MSG);			/* used, yet RDMA_MSG */
+	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, rw));
+	/* Cut inside the Reply chunk. */
+	rw = wm_echo(call, reply, 1, 0);
+	KUNIT_EXPECT_FALSE(test, wm_compare(test, call, cw, reply, rw - 1));
+}
+
 static struct kunit_case rpcrdma_wire_match_cases[] = {
 	KUNIT_CASE_PARAM(echo_case, wm_gen_params),
 	KUNIT_CASE_PARAM(mutation_case, wm_gen_params),
 	KUNIT_CASE(refusals_case),
+	KUNIT_CASE(reply_chunk_refusals_case),
 	{}
 };
 

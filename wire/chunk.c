@@ -601,9 +601,13 @@ rpcrdma_check_reply_chunks(const struct rpcrdma_chunk_lists *offered,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_check_reply_chunks);
 
-/* One returned Write chunk against the offered one (@o, trusted). */
-static bool rpcrdma_match_write_chunk(const __be32 **rp, const __be32 **op,
-				      const __be32 *end, u32 *sum)
+/*
+ * One returned Write chunk, or the returned Reply chunk, against the
+ * offered one (@o, trusted): the same discriminator, segment count,
+ * handles and offsets, and no length above the offered one.
+ */
+static bool rpcrdma_match_counted(const __be32 **rp, const __be32 **op,
+				  const __be32 *end, u32 *sum)
 {
 	const __be32 *r = *rp, *o = *op;
 	u32 i, n = be32_to_cpu(o[1]);
@@ -631,27 +635,38 @@ static bool rpcrdma_match_write_chunk(const __be32 **rp, const __be32 **op,
 /**
  * rpcrdma_match_reply - check a reply's chunk lists word for word
  * @call: the chunk lists of the call, as the requester encoded them
- * @reply: the reply's words after its fixed header
- * @words: whole words received from @reply on
+ * @msg: the reply from its fixed header on, version 1 (the caller
+ *	checked the version)
+ * @words: whole words received from @msg on
  * @m: filled in when the reply matches
  *
  * The requester's fast path for the common reply: an empty Read list,
  * every Write chunk the call offered returned with all its segments,
  * each with the offered handle and offset and no more than the offered
- * length, and neither an offered nor a returned Reply chunk.  A reply
- * of any other shape, valid or not, is left to rpcrdma_decode_hdr()
- * and rpcrdma_check_reply_chunks(), which accept every reply this
- * accepts, with the same header length and chunks (KUnit compares the
- * two on every vector).  @call is trusted: its lists are well formed
- * and within the requester's limits.
+ * length, and the Reply chunk returned in the same way if the call
+ * offered one, else none; and a message type that goes with them: an
+ * RDMA_MSG whose Reply chunk, if any, carries nothing, or an RDMA_NOMSG
+ * (a Long Reply) whose Reply chunk carries the reply and with no Write
+ * chunk.  A reply of any other shape, valid or not, is left to
+ * rpcrdma_decode_hdr() and rpcrdma_check_reply_chunks(), which accept
+ * every reply this accepts, with the same header length and chunks
+ * (KUnit compares the two on every vector).  @call is trusted: its
+ * lists are well formed and within the requester's limits.
  *
- * Return: true if @reply matches, with @m set.
+ * Return: true if @msg matches, with @m set.
  */
-bool rpcrdma_match_reply(const __be32 *call, const __be32 *reply,
+bool rpcrdma_match_reply(const __be32 *call, const __be32 *msg,
 			 size_t words, struct rpcrdma_reply_match *m)
 {
-	const __be32 *r = reply, *end = reply + words;
+	const __be32 *r = msg + 4, *end = msg + words;
+	bool nomsg;
 	u32 sum;
+
+	if (words < RPCRDMA_HDR_MIN_SIZE / XDR_UNIT)
+		return false;
+	nomsg = msg[3] == cpu_to_be32(RPCRDMA_NOMSG);
+	if (!nomsg && msg[3] != cpu_to_be32(RPCRDMA_MSG))
+		return false;
 
 	/* Skip the call's Read list: a reply has none. */
 	while (*call != xdr_zero)
@@ -663,16 +678,27 @@ bool rpcrdma_match_reply(const __be32 *call, const __be32 *reply,
 	m->nr_write_chunks = 0;
 	m->written = 0;
 	while (*call != xdr_zero) {
-		if (!rpcrdma_match_write_chunk(&r, &call, end, &sum))
+		if (!rpcrdma_match_counted(&r, &call, end, &sum))
 			return false;
 		if (!m->nr_write_chunks++)
 			m->written = sum;
 	}
-	/* Write list terminators, then no Reply chunk on either side. */
-	if (call[1] != xdr_zero || end - r < 2 || r[0] != xdr_zero ||
-	    r[1] != xdr_zero)
+	/* The Write list's terminator, then the Reply chunk's word(s). */
+	if (end - r < 2 || r[0] != xdr_zero)
 		return false;
-	m->hdr_len = RPCRDMA_FIXED_HDR_SIZE + (r + 2 - reply) * XDR_UNIT;
+	r++;
+	call++;
+	m->reply_len = 0;
+	m->has_reply = *call != xdr_zero;
+	if (!m->has_reply) {
+		if (*r++ != xdr_zero)
+			return false;
+	} else if (!rpcrdma_match_counted(&r, &call, end, &m->reply_len)) {
+		return false;
+	}
+	if (nomsg ? !m->reply_len || m->nr_write_chunks : m->reply_len)
+		return false;
+	m->hdr_len = (r - msg) * XDR_UNIT;
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_match_reply);

@@ -616,7 +616,7 @@ int xrdma_plan_rpc(const struct xrdma_ep *ep, const struct xdr_buf *snd,
 u32 xrdma_credit_window(u32 grant, bool bc_call, u32 window, u32 max);
 int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
 			const u8 *payload);
-int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid, const __be32 *words,
+int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid, const __be32 *msg,
 		      size_t nwords, struct rpcrdma_reply_match *m,
 		      struct xrdma_req **reqp);
 void xrdma_req_open(struct xrdma_req *req);

@@ -299,23 +299,24 @@ static bool xrdma_words_hold_call(const __be32 *w, size_t nwords,
  * xrdma_reply_claim - claim the request a reply's XID names, for this reply
  * @xprt: the transport the reply came in on
  * @xid: the reply's XID
- * @words: the reply's whole words after its fixed header, or NULL
- * @nwords: the number of @words
- * @m: with @words, filled in by rpcrdma_match_reply()
+ * @msg: the reply's whole words from its fixed header on (version 1),
+ *	or NULL
+ * @nwords: the number of words at @msg
+ * @m: with @msg, filled in by rpcrdma_match_reply()
  * @reqp: OUT: the request claimed
  *
  * A request takes a reply only while its call is posted on the current
- * connection (see xrdma_req_open()), and only one.  With @words, only
- * if the reply's chunk lists match the call's and it carries no RPC
- * Call (a backchannel Call may have the XID of one of ours, and inline
- * calls offer no chunks: the full decoder tells the two apart).  The
- * request is pinned on success.
+ * connection (see xrdma_req_open()), and only one.  With @msg, only if
+ * the reply's chunk lists match the call's and it carries no RPC Call
+ * (a backchannel Call may have the XID of one of ours, and inline calls
+ * offer no chunks: the full decoder tells the two apart).  The request
+ * is pinned on success.
  *
  * Return: 0 with *@reqp set; -ENOENT: no such request; -EALREADY: it
  * is not waiting for a reply on this connection; -EAGAIN: no match.
  */
 VISIBLE_IF_KUNIT int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid,
-				       const __be32 *words, size_t nwords,
+				       const __be32 *msg, size_t nwords,
 				       struct rpcrdma_reply_match *m,
 				       struct xrdma_req **reqp)
 {
@@ -335,9 +336,9 @@ VISIBLE_IF_KUNIT int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid,
 		rc = -EALREADY;
 		goto out;
 	}
-	if (words && (!rpcrdma_match_reply((__be32 *)req->hdr_buf + 4, words,
-					   nwords, m) ||
-		      xrdma_words_hold_call(words - 4, nwords + 4, m->hdr_len))) {
+	if (msg && (!rpcrdma_match_reply((__be32 *)req->hdr_buf + 4, msg,
+					 nwords, m) ||
+		    xrdma_words_hold_call(msg, nwords, m->hdr_len))) {
 		rc = -EAGAIN;
 		goto out;
 	}
@@ -351,12 +352,12 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(xrdma_reply_claim);
 
 /*
- * The common reply, RDMA_MSG whose chunk lists are the call's own (see
- * rpcrdma_match_reply()), handled without decoding it; its inline part
- * stays in @rep's buffer if it fits the head.  Return: -EAGAIN if the
- * reply is to be decoded in full (xrdma_handle_reply()), which then
- * sees it as though this had not looked at it; 1 if the RPC holds
- * @rep; else 0.
+ * The common reply, RDMA_MSG or RDMA_NOMSG whose chunk lists are the
+ * call's own (see rpcrdma_match_reply()), handled without decoding it;
+ * an inline part stays in @rep's buffer if it fits the head.  Return:
+ * -EAGAIN if the reply is to be decoded in full (xrdma_handle_reply()),
+ * which then sees it as though this had not looked at it; 1 if the RPC
+ * holds @rep; else 0.
  */
 static int xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
 			    unsigned int len, const u32 *inv_rkey)
@@ -365,28 +366,30 @@ static int xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	struct xrdma_xprt *rx = ep->rx;
 	struct rpcrdma_reply_match m;
 	struct xrdma_req *req;
-	int status;
-
 	bool held;
+	int status;
 
 	if (len < RPCRDMA_HDR_MIN_SIZE ||
 	    w[1] != cpu_to_be32(RPCRDMA_VERSION) ||
-	    w[3] != cpu_to_be32(RPCRDMA_MSG))
+	    xrdma_reply_claim(&rx->xprt, w[0], w, len / XDR_UNIT, &m, &req))
 		return -EAGAIN;
-	if (xrdma_reply_claim(&rx->xprt, w[0], w + 4, len / XDR_UNIT - 4, &m,
-			      &req))
-		return -EAGAIN;
-	status = xrdma_place_inline(req, rep, (u8 *)w + m.hdr_len,
-				    len - m.hdr_len, m.nr_write_chunks > 0,
-				    m.written);
-	if (status >= 0)
-		atomic64_add(m.written, &rx->stats.total_rdma_reply);
-	else if (status != -ENOMEM)
-		status = -EIO;
+	if (m.reply_len) {
+		/* A Long Reply: all of it is in the Reply chunk. */
+		status = m.reply_len;
+		atomic64_add(m.reply_len, &rx->stats.total_rdma_reply);
+	} else {
+		status = xrdma_place_inline(req, rep, (u8 *)w + m.hdr_len,
+					    len - m.hdr_len,
+					    m.nr_write_chunks > 0, m.written);
+		if (status >= 0)
+			atomic64_add(m.written, &rx->stats.total_rdma_reply);
+		else if (status != -ENOMEM)
+			status = -EIO;
+	}
 	/* The RPC may be released as soon as the reply is finished. */
 	held = req->held_rep == rep;
 	xrdma_update_credits(rx, ep, be32_to_cpu(w[2]));
-	xrdma_reply_finish(req, status, be32_to_cpu(w[2]), RPCRDMA_MSG,
+	xrdma_reply_finish(req, status, be32_to_cpu(w[2]), be32_to_cpu(w[3]),
 			   inv_rkey);
 	return held;
 }
@@ -408,8 +411,7 @@ static enum rpcrdma_wire_err xrdma_offered_lists(struct xrdma_req *req)
 /*
  * Any other message: decoded in full, then a backchannel Call, an error,
  * or a reply checked against what its call offered.  Out of line: its
- * decoding structures are cleared at every entry (INIT_STACK_ALL_ZERO),
- * which the fast path need not pay for.
+ * decoding structures take stack the fast path need not pay for.
  */
 static noinline void xrdma_decode_reply(struct xrdma_ep *ep,
 					struct xrdma_rep *rep,
@@ -417,8 +419,9 @@ static noinline void xrdma_decode_reply(struct xrdma_ep *ep,
 {
 	struct xrdma_xprt *rx = ep->rx;
 	struct rpc_xprt *xprt = &rx->xprt;
-	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS];
-	struct rpcrdma_segment segs[XRDMA_MAX_MRS];
+	/* Filled in by the decoder before anything reads them. */
+	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS] __uninitialized;
+	struct rpcrdma_segment segs[XRDMA_MAX_MRS] __uninitialized;
 	struct rpcrdma_cursor cursor;
 	enum rpcrdma_wire_err werr;
 	struct rpcrdma_hdr hdr;

@@ -228,11 +228,15 @@ struct rpcrdma_chunk_lists {
  * @hdr_len: bytes of its transport header
  * @nr_write_chunks: Write chunks returned (as many as were offered)
  * @written: bytes returned in the first Write chunk
+ * @has_reply: the Reply chunk was offered, and so returned
+ * @reply_len: bytes returned in the Reply chunk
  */
 struct rpcrdma_reply_match {
 	unsigned int hdr_len;
 	unsigned int nr_write_chunks;
 	u32 written;
+	bool has_reply;
+	u32 reply_len;
 };
 
 /**
@@ -608,7 +612,7 @@ enum rpcrdma_wire_err
 rpcrdma_check_reply_chunks(const struct rpcrdma_chunk_lists *offered,
 			   const struct rpcrdma_chunk_lists *returned);
 bool rpcrdma_has_pos0_chunk(const struct rpcrdma_chunk_lists *cl);
-bool rpcrdma_match_reply(const __be32 *call, const __be32 *reply,
+bool rpcrdma_match_reply(const __be32 *call, const __be32 *msg,
 			 size_t words, struct rpcrdma_reply_match *m);
 
 /* wire/chunk.c: encoding */
