@@ -604,10 +604,13 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_check_reply_chunks);
 /*
  * One returned Write chunk, or the returned Reply chunk, against the
  * offered one (@o, trusted): the same discriminator, segment count,
- * handles and offsets, and no length above the offered one.
+ * handles and offsets, and no length above the offered one.  Always
+ * inline: out of line, the cursors it moves would live on the stack,
+ * behind a stack protector, on every reply.
  */
-static bool rpcrdma_match_counted(const __be32 **rp, const __be32 **op,
-				  const __be32 *end, u32 *sum)
+static __always_inline bool rpcrdma_match_counted(const __be32 **rp,
+						  const __be32 **op,
+						  const __be32 *end, u32 *sum)
 {
 	const __be32 *r = *rp, *o = *op;
 	u32 i, n = be32_to_cpu(o[1]);
