@@ -91,7 +91,8 @@
  * @failed_marshal_count: calls that could not be marshaled
  * @bad_reply_count: replies that were malformed or contradicted the call
  * @nomsg_call_count: Long Calls (RDMA_NOMSG with a position-zero chunk)
- * @mrs_recycled: MRs returned to their pool
+ * @mrs_recycled: MRs recovered: given back with no invalidation completed,
+ *	after a failed registration or LocalInv or a lost connection
  * @mrs_orphaned: MRs still lent out when their endpoint was destroyed
  * @mrs_allocated: MRs created
  * @local_inv_needed: MRs we invalidated ourselves (not remotely)
@@ -574,6 +575,7 @@ void xrdma_mr_pool_destroy(struct xrdma_ep *ep);
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
 		       unsigned int offset, unsigned int len, bool writing);
 void xrdma_mrs_release(struct xrdma_req *req);
+void xrdma_mrs_recover(struct xrdma_req *req);
 void xrdma_mrs_unstash(struct xrdma_req *req);
 int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey);
 void xrdma_mrs_invalidate_sync(struct xrdma_req *req);

@@ -231,7 +231,7 @@ static void xrdma_reqs_release_mrs(struct xrdma_xprt *rx, struct xrdma_ep *ep)
 
 	for (i = 0; i < rx->nr_reqs; i++) {
 		if (rx->reqs[i].mr_ep == ep)
-			xrdma_mrs_release(&rx->reqs[i]);
+			xrdma_mrs_recover(&rx->reqs[i]);
 		xrdma_mrs_unstash(&rx->reqs[i]);
 	}
 }

@@ -120,7 +120,6 @@ static void xrdma_mr_put(struct xrdma_req *req, struct xrdma_mr *mr)
 	xrdma_mr_unmap(mr);
 	mr->req = NULL;
 	mr->remote_invalidated = false;
-	atomic_long_inc(&ep->rx->stats.mrs_recycled);
 	if (req->nr_mr_stash < ARRAY_SIZE(req->mr_stash)) {
 		req->mr_stash[req->nr_mr_stash++] = mr;
 		return;
@@ -369,6 +368,20 @@ struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,
 }
 
 /**
+ * xrdma_mrs_recover - give back MRs no invalidation completed for
+ * @req: request whose MRs are out of the server's reach because their
+ *	queue pair is gone or in error, or were never posted
+ *
+ * As xrdma_mrs_release(), counting them as recovered (mountstats'
+ * "Recovered MRs", as the stock client counts them).
+ */
+void xrdma_mrs_recover(struct xrdma_req *req)
+{
+	atomic_long_add(req->nr_mrs, &req->rx->stats.mrs_recycled);
+	xrdma_mrs_release(req);
+}
+
+/**
  * xrdma_mrs_release - give a request's MRs back to their pool
  * @req: request whose MRs are no longer reachable by the server:
  *	invalidated, or their queue pair is gone or in error
@@ -424,9 +437,12 @@ static void xrdma_inv_reply_done(struct ib_cq *cq, struct ib_wc *wc)
 					     inv_cqe);
 
 	trace_xprtrdma_wc_li_done(wc, &req->inv_cid);
-	if (wc->status != IB_WC_SUCCESS)
+	if (wc->status != IB_WC_SUCCESS) {
 		xrdma_wc_failed(req->rx, wc);
-	xrdma_mrs_release(req);
+		xrdma_mrs_recover(req);
+	} else {
+		xrdma_mrs_release(req);
+	}
 	xrdma_req_done(req);
 }
 
@@ -487,7 +503,7 @@ int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
 	rc = ib_post_send(req->mr_ep->ib.qp, first, &bad);
 	if (rc) {
 		xrdma_qp_fence(req, req->mr_ep->ib.qp, rc);
-		xrdma_mrs_release(req);
+		xrdma_mrs_recover(req);
 		xrdma_req_done(req);
 		return 0;
 	}
@@ -537,7 +553,8 @@ void xrdma_mrs_invalidate_sync(struct xrdma_req *req)
 	rc = ib_post_send(ep->ib.qp, first, &bad);
 	if (rc) {
 		xrdma_qp_fence(req, ep->ib.qp, rc);
-		goto release;
+		xrdma_mrs_recover(req);
+		return;
 	}
 	wait_for_completion(&req->inv_sync);
 release:

@@ -371,7 +371,7 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 	return 0;
 
 out_release:
-	xrdma_mrs_release(req);
+	xrdma_mrs_recover(req);
 out_fail:
 	atomic_long_inc(&rx->stats.failed_marshal_count);
 	trace_xprtrdma_marshal_failed(rqst, rc);
