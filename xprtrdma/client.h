@@ -576,6 +576,8 @@ int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
 		       unsigned int offset, unsigned int len, bool writing);
 void xrdma_mrs_release(struct xrdma_req *req);
 void xrdma_mrs_recover(struct xrdma_req *req);
+int xrdma_register_pages(struct xrdma_req *req, struct xdr_buf *xdr,
+			 bool writing);
 void xrdma_mrs_unstash(struct xrdma_req *req);
 int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey);
 void xrdma_mrs_invalidate_sync(struct xrdma_req *req);

@@ -315,6 +315,33 @@ static int xrdma_register_part(struct xrdma_req *req,
 }
 
 /**
+ * xrdma_register_pages - register the page vector of an xdr_buf
+ * @req: the request that will own the MRs
+ * @xdr: the buffer whose page vector (a DDP data item) the server reads
+ *	or writes
+ * @writing: the server will write (true) or read (false) the memory
+ *
+ * xrdma_register_xdr() of exactly the page vector, without splitting
+ * the buffer by region first: every Read chunk of a WRITE and every
+ * Write chunk of a READ registers that.
+ *
+ * Return: number of MRs added, or -errno (see xrdma_register_xdr()).
+ */
+int xrdma_register_pages(struct xrdma_req *req, struct xdr_buf *xdr,
+			 bool writing)
+{
+	struct rpcrdma_xdr_part part = {
+		.pages = xdr->pages,
+		.base = xdr->page_base,
+		.len = xdr->page_len,
+	};
+
+	if (!part.len)
+		return -EINVAL;
+	return xrdma_register_part(req, &part, writing);
+}
+
+/**
  * xrdma_register_xdr - register part of an xdr_buf for RDMA by the server
  * @req: the request that will own the MRs
  * @xdr: send buffer (server reads) or receive buffer (server writes)

@@ -105,7 +105,11 @@ static int xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
 	__be32 *p = *pp;
 	int n;
 
-	n = xrdma_register_xdr(req, xdr, offset, len, !reading);
+	/* A DDP data item is the page vector (xrdma_plan_rpc()). */
+	if (type == XRDMA_READCH || type == XRDMA_WRITECH)
+		n = xrdma_register_pages(req, xdr, !reading);
+	else
+		n = xrdma_register_xdr(req, xdr, offset, len, !reading);
 	if (n < 0)
 		return n;
 	if (!reading) {
