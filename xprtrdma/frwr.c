@@ -511,6 +511,14 @@ int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey)
 	unsigned int i;
 	int rc;
 
+	/* The usual case: one MR, which the server's Send invalidated. */
+	if (remote_rkey && req->nr_mrs == 1 &&
+	    req->mrs[0]->ibmr->rkey == *remote_rkey) {
+		trace_xprtrdma_mr_reminv(req->mrs[0]);
+		xrdma_mrs_release(req);
+		xrdma_req_done(req);
+		return 0;
+	}
 	if (remote_rkey) {
 		for (i = 0; i < req->nr_mrs; i++)
 			if (req->mrs[i]->ibmr->rkey == *remote_rkey) {
