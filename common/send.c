@@ -15,19 +15,6 @@
 #include "rpcrdma/send.h"
 #include "rpcrdma/xdr_range.h"
 
-/* Is [@kaddr, @kaddr + @len) within the premapped message buffer? */
-static inline bool
-rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
-			 const void *kaddr, unsigned int len)
-{
-	size_t off;
-
-	if (!ss->buf || kaddr < ss->buf)
-		return false;
-	off = kaddr - ss->buf;
-	return off <= ss->buf_len && len <= ss->buf_len - off;
-}
-
 /* The next SGE; @mapped: bytes to unmap when the Send is done, or 0. */
 static inline void rpcrdma_send_sges_put(struct rpcrdma_send_sges *ss,
 					 u64 addr, unsigned int len,
@@ -39,6 +26,8 @@ static inline void rpcrdma_send_sges_put(struct rpcrdma_send_sges *ss,
 	sge->length = len;
 	sge->lkey = ss->lkey;
 	ss->mapped[ss->nr++] = mapped;
+	if (mapped)
+		ss->nr_mapped++;
 }
 
 /*
@@ -79,13 +68,10 @@ static inline int rpcrdma_send_sges_map_kvec(struct rpcrdma_send_sges *ss,
 					     const void *kaddr,
 					     unsigned int len)
 {
-	u64 addr;
-
 	if (ss->nr >= ss->max || !rpcrdma_send_sges_in_buf(ss, kaddr, len))
 		return rpcrdma_send_sges_map(ss, kaddr, NULL, 0, len);
-	addr = ss->buf_dma + (kaddr - ss->buf);
-	ib_dma_sync_single_for_device(ss->device, addr, len, DMA_TO_DEVICE);
-	rpcrdma_send_sges_put(ss, addr, len, 0);
+	rpcrdma_send_sges_set(ss, ss->nr++, ss->buf_dma + (kaddr - ss->buf),
+			      len);
 	return 0;
 }
 
@@ -93,28 +79,19 @@ static inline int rpcrdma_send_sges_map_kvec(struct rpcrdma_send_sges *ss,
 static inline int rpcrdma_send_sges_map_hdr(struct rpcrdma_send_sges *ss,
 					    void *hdr_buf, unsigned int len)
 {
-	struct ib_sge *sge = &ss->sge[0];
-
 	if (!ss->hdr_premapped)
 		return rpcrdma_send_sges_map(ss, hdr_buf, NULL, 0, len);
-	ib_dma_sync_single_for_device(ss->device, ss->hdr_dma, len,
-				      DMA_TO_DEVICE);
-	sge->addr = ss->hdr_dma;
-	sge->length = len;
-	sge->lkey = ss->lkey;
-	ss->mapped[0] = 0;
+	rpcrdma_send_sges_set(ss, 0, ss->hdr_dma, len);
 	ss->nr = 1;
 	return 0;
 }
 
 /**
- * rpcrdma_send_sges_unmap - undo the DMA mappings of a Send's SGEs
- * @ss: SGEs of a Send that completed or was never posted
- *
- * SGEs in a premapped header or message buffer keep their mapping: its
- * owner unmaps it.
+ * rpcrdma_send_sges_unmap_mapped - undo the DMA mappings this list made
+ * @ss: SGEs of a Send that completed or was never posted, some of them
+ *	mapped per Send (see rpcrdma_send_sges_unmap())
  */
-void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
+void rpcrdma_send_sges_unmap_mapped(struct rpcrdma_send_sges *ss)
 {
 	unsigned int i;
 
@@ -122,9 +99,9 @@ void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
 		if (ss->mapped[i])
 			ib_dma_unmap_page(ss->device, ss->sge[i].addr,
 					  ss->mapped[i], DMA_TO_DEVICE);
-	ss->nr = 0;
+	ss->nr_mapped = 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_unmap);
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_unmap_mapped);
 
 /* One SGE per page of a part in the page vector: they need not be adjacent. */
 static int rpcrdma_send_sges_map_pages(struct rpcrdma_send_sges *ss,
@@ -223,6 +200,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	int rc;
 
 	ss->nr = 0;
+	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
 	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len);

@@ -6,7 +6,8 @@
  * out for RDMA (between split and resume), and the SGEs the device
  * takes; the result must be the header followed by exactly the inline
  * bytes, gathered where they are when they fit the SGEs and copied
- * after the header ("pull-up") when they do not.
+ * after the header ("pull-up") when they do not.  The inline fast path
+ * for premapped buffers must build the same SGEs wherever it applies.
  *
  * A zeroed struct ib_device has no DMA device, so with
  * CONFIG_INFINIBAND_VIRT_DMA (rxe, siw) the mapping is the kernel
@@ -295,6 +296,107 @@ static void send_sges_room_case(struct kunit *test)
 	rpcrdma_send_sges_unmap(ss);
 }
 
+/* Would rpcrdma_send_sges_premapped() take the current vector's Send? */
+static bool ssf_expect_fast(const struct sst_vec *v, enum sst_premap premap)
+{
+	bool pages_inline = v->page_len && !v->hole;
+	bool tail_outside = premap == SST_PREMAP_PART && v->tail > v->pad;
+
+	if (premap == SST_PREMAP_NONE || v->max < 3)
+		return false;
+	if (!v->head && !v->page_len && !v->tail)
+		return true;
+	return premap != SST_PREMAP_HDR && !pages_inline && !tail_outside;
+}
+
+/*
+ * The inline fast path builds exactly the SGEs the general builder
+ * builds, for every Send it takes, and takes the Sends it is for (a
+ * head and a tail in the premapped buffer, the pages left out); it
+ * leaves the others alone.  Each SGE that the general builder maps is
+ * counted, so that an unmap does not skip it.
+ */
+static void send_sges_fast_case(struct kunit *test)
+{
+	static const enum sst_premap premaps[] = {
+		SST_PREMAP_NONE, SST_PREMAP_HDR, SST_PREMAP_BUF,
+		SST_PREMAP_PART,
+	};
+	const struct sst_vec *v = test->param_value;
+	struct rpcrdma_send_sges *gen, *fast;
+	unsigned int split, resume, i, k, mapped;
+	struct ib_device *device;
+	struct xdr_buf xdr;
+	u8 *hdr, *buf;
+	bool took;
+	int rc;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to map SGEs");
+	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
+	gen = kunit_kzalloc(test, sizeof(*gen), GFP_KERNEL);
+	fast = kunit_kzalloc(test, sizeof(*fast), GFP_KERNEL);
+	hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	buf = kunit_kzalloc(test, v->head + 1 + v->tail + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, device);
+	KUNIT_ASSERT_NOT_NULL(test, gen);
+	KUNIT_ASSERT_NOT_NULL(test, fast);
+	KUNIT_ASSERT_NOT_NULL(test, hdr);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	sst_build(test, v, &xdr, buf);
+	split = v->hole ? v->head : xdr.len;
+	resume = v->hole ? v->head + v->page_len + v->pad : xdr.len;
+
+	for (k = 0; k < ARRAY_SIZE(premaps); k++) {
+		size_t buf_len = v->head + 1 + v->tail;
+		struct rpcrdma_send_sges *ss[] = { gen, fast };
+
+		if (premaps[k] == SST_PREMAP_PART && v->tail)
+			buf_len--;
+		for (i = 0; i < ARRAY_SIZE(ss); i++) {
+			rpcrdma_send_sges_init(ss[i], device, 0x1234, v->max);
+			if (premaps[k] == SST_PREMAP_NONE)
+				continue;
+			rpcrdma_send_sges_premapped_hdr(ss[i], (uintptr_t)hdr);
+			if (premaps[k] == SST_PREMAP_HDR)
+				continue;
+			rpcrdma_send_sges_premapped_buf(ss[i], buf, buf_len,
+							(uintptr_t)buf);
+		}
+		rc = rpcrdma_send_sges_build(gen, hdr, 4 * PAGE_SIZE,
+					     SST_HDR_LEN, &xdr, split, resume);
+		KUNIT_ASSERT_EQ(test, rc, 0);
+		for (i = 0, mapped = 0; i < gen->nr; i++)
+			mapped += !!gen->mapped[i];
+		KUNIT_EXPECT_EQ(test, gen->nr_mapped, mapped);
+
+		took = rpcrdma_send_sges_premapped(fast, SST_HDR_LEN, &xdr,
+						   split, resume);
+		KUNIT_EXPECT_EQ_MSG(test, took, ssf_expect_fast(v, premaps[k]),
+				    "premap %u", premaps[k]);
+		if (!took) {
+			KUNIT_EXPECT_EQ(test, fast->nr, 0);
+			rpcrdma_send_sges_unmap(gen);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, fast->nr, gen->nr);
+		KUNIT_EXPECT_EQ(test, fast->nr_mapped, 0);
+		KUNIT_EXPECT_EQ(test, fast->pulled_up, gen->pulled_up);
+		KUNIT_EXPECT_EQ(test, fast->maps_pages, gen->maps_pages);
+		for (i = 0; i < min(fast->nr, gen->nr); i++) {
+			KUNIT_EXPECT_EQ_MSG(test, fast->sge[i].addr,
+					    gen->sge[i].addr, "SGE %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, fast->sge[i].length,
+					    gen->sge[i].length, "SGE %u", i);
+			KUNIT_EXPECT_EQ(test, fast->sge[i].lkey, 0x1234);
+			KUNIT_EXPECT_EQ(test, fast->mapped[i], gen->mapped[i]);
+		}
+		rpcrdma_send_sges_unmap(gen);
+		rpcrdma_send_sges_unmap(fast);
+		KUNIT_EXPECT_EQ(test, fast->nr, 0);
+	}
+}
+
 /* Inline sizes, header included, to check rpcrdma_send_sges_worst() at. */
 static const unsigned int ssw_sizes[] = { 1024, 4096, 4097, 8192, 12288,
 					  16384 };
@@ -397,6 +499,7 @@ static struct kunit_case rpcrdma_send_sges_cases[] = {
 	KUNIT_CASE_PARAM(send_sges_premapped_buf_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_part_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_room_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_fast_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_worst_case, ssw_gen_params),
 	{}
 };

@@ -23,6 +23,7 @@
  * @lkey: local key of the PD (its local_dma_lkey)
  * @max: SGEs the device accepts per Send (at most RPCRDMA_MAX_SEND_SGES)
  * @nr: SGEs in use
+ * @nr_mapped: SGEs among them that this list mapped (@mapped not 0)
  * @sge: the SGEs, for ib_send_wr::sg_list
  * @mapped: DMA length this list mapped for each SGE; 0 for an SGE in a
  *	buffer that its owner keeps mapped (rpcrdma_send_sges_unmap()
@@ -44,6 +45,7 @@ struct rpcrdma_send_sges {
 	u32 lkey;
 	unsigned int max;
 	unsigned int nr;
+	unsigned int nr_mapped;
 	struct ib_sge sge[RPCRDMA_MAX_SEND_SGES];
 	unsigned int mapped[RPCRDMA_MAX_SEND_SGES];
 	unsigned int pulled_up;
@@ -70,6 +72,7 @@ static inline void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 	ss->lkey = lkey;
 	ss->max = min_t(unsigned int, max, RPCRDMA_MAX_SEND_SGES);
 	ss->nr = 0;
+	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
 	ss->hdr_premapped = false;
@@ -143,7 +146,103 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 			    size_t hdr_room, unsigned int hdr_len,
 			    const struct xdr_buf *xdr, unsigned int split,
 			    unsigned int resume);
-void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss);
+void rpcrdma_send_sges_unmap_mapped(struct rpcrdma_send_sges *ss);
+
+/* Does [@kaddr, @kaddr + @len) lie within the premapped message buffer? */
+static inline bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
+					    const void *kaddr,
+					    unsigned int len)
+{
+	size_t off;
+
+	if (!ss->buf || kaddr < ss->buf)
+		return false;
+	off = kaddr - ss->buf;
+	return off <= ss->buf_len && len <= ss->buf_len - off;
+}
+
+/* Set SGE @i to @len bytes at @addr of a premapped buffer, synced. */
+static inline void rpcrdma_send_sges_set(struct rpcrdma_send_sges *ss,
+					 unsigned int i, u64 addr,
+					 unsigned int len)
+{
+	ib_dma_sync_single_for_device(ss->device, addr, len, DMA_TO_DEVICE);
+	ss->sge[i].addr = addr;
+	ss->sge[i].length = len;
+	ss->sge[i].lkey = ss->lkey;
+	ss->mapped[i] = 0;
+}
+
+/**
+ * rpcrdma_send_sges_premapped - the common Send, from premapped buffers
+ * @ss: list prepared with rpcrdma_send_sges_init(), with a premapped
+ *	header and message buffer
+ * @hdr_len: bytes of transport header in the header buffer
+ * @xdr: the RPC message
+ * @split: end of the first inline part of @xdr
+ * @resume: start of the second inline part (which ends at @xdr->len)
+ *
+ * The same SGEs rpcrdma_send_sges_build() makes for a message whose
+ * inline parts are a run of its head and a run of its tail, both in the
+ * premapped message buffer (most calls and replies; the data item of a
+ * call with a Read chunk is left out between them): at most three SGEs,
+ * nothing mapped, nothing copied.  Inline so that the common Send costs
+ * no more than its checks and its SGEs.
+ *
+ * Return: false, with @ss left alone, for any other message: build it
+ * with rpcrdma_send_sges_build().
+ */
+static inline bool rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss,
+					       unsigned int hdr_len,
+					       const struct xdr_buf *xdr,
+					       unsigned int split,
+					       unsigned int resume)
+{
+	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	unsigned int tail_len = resume < xdr->len ? xdr->len - resume : 0;
+	unsigned int tail_off = head->iov_len + xdr->page_len;
+	const void *tail_at = NULL;
+	unsigned int nr = 1;
+
+	if (!ss->hdr_premapped || ss->max < 3 || split > head->iov_len ||
+	    (split && !rpcrdma_send_sges_in_buf(ss, head->iov_base, split)))
+		return false;
+	if (tail_len) {
+		if (resume < tail_off || resume - tail_off > tail->iov_len ||
+		    tail_len > tail->iov_len - (resume - tail_off))
+			return false;
+		tail_at = tail->iov_base + (resume - tail_off);
+		if (!rpcrdma_send_sges_in_buf(ss, tail_at, tail_len))
+			return false;
+	}
+
+	rpcrdma_send_sges_set(ss, 0, ss->hdr_dma, hdr_len);
+	if (split)
+		rpcrdma_send_sges_set(ss, nr++, ss->buf_dma +
+				      (head->iov_base - ss->buf), split);
+	if (tail_len)
+		rpcrdma_send_sges_set(ss, nr++, ss->buf_dma +
+				      (tail_at - ss->buf), tail_len);
+	ss->nr = nr;
+	ss->nr_mapped = 0;
+	ss->pulled_up = 0;
+	ss->maps_pages = false;
+	return true;
+}
+
+/**
+ * rpcrdma_send_sges_unmap - undo the DMA mappings of a Send's SGEs
+ * @ss: SGEs of a Send that completed or was never posted
+ *
+ * SGEs in a premapped header or message buffer keep their mapping: its
+ * owner unmaps it.  Most Sends map nothing (rpcrdma_send_sges_premapped()).
+ */
+static inline void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
+{
+	if (ss->nr_mapped)
+		rpcrdma_send_sges_unmap_mapped(ss);
+	ss->nr = 0;
+}
 
 /**
  * struct rpcrdma_sendq_entry - a posted Send, until a completion retires it
