@@ -36,8 +36,9 @@ static void xrdma_send_sges_setup(struct xrdma_req *req, struct xrdma_ep *ep)
  * @split: end of the first inline part of @xdr
  * @resume: start of the second inline part (which ends at @xdr->len)
  *
- * See rpcrdma_send_sges_build(); this adds the pull-up to the
- * transport's statistics.  A slot's header buffer is mapped once per
+ * See rpcrdma_send_sges_premapped(), which builds most forward calls,
+ * and rpcrdma_send_sges_build(); this adds a pull-up to the transport's
+ * statistics.  A slot's header buffer is mapped once per
  * connection (see connect.c), and so is its RPC buffer, from its first
  * Send on the connection (xrdma_rpc_buf_premap()): head and tail bytes
  * are then sent from those mappings, and the slot's SGE setup stays
@@ -54,6 +55,9 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 
 	if (req->is_bc || req->rpc_dma_ep != ep)
 		xrdma_send_sges_setup(req, ep);
+	if (rpcrdma_send_sges_premapped(&req->sges, req->hdr_len, xdr, split,
+					resume))
+		return 0;
 	rc = rpcrdma_send_sges_build(&req->sges, req->hdr_buf, req->hdr_size,
 				     req->hdr_len, xdr, split, resume);
 	/* xrdma_hdr_buf_size() left room wherever a pull-up can happen. */
@@ -228,6 +232,31 @@ static int xrdma_plan_call(const struct xrdma_ep *ep,
 	return 0;
 }
 
+/*
+ * The common RPC: call and reply both fit inline, so no chunk is
+ * offered.  Return: true with @p set for it; false for any other.
+ */
+static inline bool xrdma_plan_inline(const struct xrdma_ep *ep,
+				     const struct xdr_buf *snd,
+				     const struct xdr_buf *rcv,
+				     struct xrdma_plan *p)
+{
+	if (!rpcrdma_fits_inline(ep->inline_recv, RPCRDMA_HDR_MIN_SIZE,
+				 rcv->buflen) ||
+	    !rpcrdma_fits_inline(ep->inline_send, RPCRDMA_HDR_MIN_SIZE,
+				 snd->len))
+		return false;
+	p->call = XRDMA_NOCH;
+	p->reply = XRDMA_NOCH;
+	p->proc = RPCRDMA_MSG;
+	p->csegs = 0;
+	p->wsegs = 0;
+	p->rsegs = 0;
+	p->split = snd->len;
+	p->resume = snd->len;
+	return true;
+}
+
 /**
  * xrdma_plan_rpc - decide how an RPC call and its reply travel
  * @ep: the connection (its inline sizes and MR depth)
@@ -248,6 +277,8 @@ VISIBLE_IF_KUNIT int xrdma_plan_rpc(const struct xrdma_ep *ep,
 {
 	int rc;
 
+	if (xrdma_plan_inline(ep, snd, rcv, p))
+		return 0;
 	xrdma_plan_reply(ep, rcv, p);
 	rc = xrdma_plan_call(ep, snd, p);
 	if (rc)
@@ -311,6 +342,43 @@ static int xrdma_register_plan(struct xrdma_req *req,
 	return rc;
 }
 
+/*
+ * Any other RPC: plan it, register its chunks and write its header.  On
+ * error the caller gives back what was registered.
+ */
+static int xrdma_register_rpc(struct xrdma_req *req, struct xrdma_ep *ep,
+			      struct xrdma_plan *p)
+{
+	int rc;
+
+	rc = xrdma_plan_rpc(ep, &req->rqst.rq_snd_buf, &req->rqst.rq_rcv_buf,
+			    p);
+	if (!rc)
+		rc = xrdma_register_plan(req, p, ep->max_requests);
+	/* The plan counted the segments registration would make. */
+	if (!rc && WARN_ON_ONCE(req->hdr_len > ep->inline_send))
+		rc = -EMSGSIZE;
+	return rc;
+}
+
+/*
+ * The header of an RPC that offers no chunk (xrdma_plan_inline()): what
+ * xrdma_register_plan() writes for that plan, without its branches.
+ */
+static inline void xrdma_inline_header(struct xrdma_req *req, u32 credits)
+{
+	__be32 *w = req->hdr_buf;
+
+	w[0] = req->rqst.rq_xid;
+	w[1] = cpu_to_be32(RPCRDMA_VERSION);
+	w[2] = cpu_to_be32(credits);
+	w[3] = cpu_to_be32(RPCRDMA_MSG);
+	w[4] = xdr_zero;
+	w[5] = xdr_zero;
+	w[6] = xdr_zero;
+	req->hdr_len = RPCRDMA_HDR_MIN_SIZE;
+}
+
 /* The mountstats counters for a call sent as @p. */
 static void xrdma_count_plan(struct xrdma_xprt *rx, const struct xdr_buf *snd,
 			     const struct xrdma_plan *p)
@@ -352,20 +420,15 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 	struct xrdma_ep *ep = rx->ep;
 	struct rpc_rqst *rqst = &req->rqst;
 	struct xrdma_plan plan;
-	int rc;
+	int rc = 0;
 
-	rc = xrdma_plan_rpc(ep, &rqst->rq_snd_buf, &rqst->rq_rcv_buf, &plan);
-	if (rc)
-		goto out_fail;
-	rc = xrdma_register_plan(req, &plan, ep->max_requests);
-	if (rc)
-		goto out_release;
-	/* The plan counted the segments registration would make. */
-	if (WARN_ON_ONCE(req->hdr_len > ep->inline_send)) {
-		rc = -EMSGSIZE;
-		goto out_release;
-	}
-	rc = xrdma_build_send(req, &rqst->rq_snd_buf, plan.split, plan.resume);
+	if (xrdma_plan_inline(ep, &rqst->rq_snd_buf, &rqst->rq_rcv_buf, &plan))
+		xrdma_inline_header(req, ep->max_requests);
+	else
+		rc = xrdma_register_rpc(req, ep, &plan);
+	if (!rc)
+		rc = xrdma_build_send(req, &rqst->rq_snd_buf, plan.split,
+				      plan.resume);
 	if (rc)
 		goto out_release;
 
@@ -376,7 +439,6 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 
 out_release:
 	xrdma_mrs_recover(req);
-out_fail:
 	atomic_long_inc(&rx->stats.failed_marshal_count);
 	trace_xprtrdma_marshal_failed(rqst, rc);
 	return rc == -ENOSPC || rc == -EINVAL ? -EMSGSIZE : rc;
