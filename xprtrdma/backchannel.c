@@ -61,7 +61,7 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 	req->rpc_buf_size = 2 * PAGE_SIZE;
 	req->hdr_size = hdr_size;
 	req->rx = rx;
-	req->send_cid.completion_id = id;
+	xrdma_req_send_init(req, id);
 	req->is_bc = true;
 	init_completion(&req->inv_sync);
 	return req;

@@ -592,6 +592,7 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
 
 /* sendq.c */
 int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep);
+void xrdma_req_send_init(struct xrdma_req *req, u32 id);
 void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
 void xrdma_sendq_retire_all(struct xrdma_ep *ep);
 

@@ -20,6 +20,7 @@ static void xrdma_send_sges_setup(struct xrdma_req *req, struct xrdma_ep *ep)
 {
 	rpcrdma_send_sges_init(&req->sges, ep->device,
 			       ep->ib.pd->local_dma_lkey, ep->max_send_sge);
+	req->send_cid.queue_id = ep->ib.qp->send_cq->res.id;
 	if (req->is_bc)
 		return;
 	rpcrdma_send_sges_premapped_hdr(&req->sges,

@@ -82,6 +82,24 @@ void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
+ * xrdma_req_send_init - set up the Send Work Request of a new slot
+ * @req: the slot, zeroed
+ * @id: its completion ID (its index, or a backchannel request's number)
+ *
+ * What stays the same for every Send the slot posts is set once; the
+ * completion queue's ID comes with each connection (xrdma_build_send()).
+ */
+void xrdma_req_send_init(struct xrdma_req *req, u32 id)
+{
+	req->send_cid.completion_id = id;
+	req->send_cqe.done = xrdma_send_done;
+	req->send_wr.next = NULL;
+	req->send_wr.wr_cqe = &req->send_cqe;
+	req->send_wr.sg_list = req->sges.sge;
+	req->send_wr.opcode = IB_WR_SEND;
+}
+
+/**
  * xrdma_req_open - let a reply to @req's call be taken from now on
  * @req: a request about to be posted on the current connection
  *
@@ -136,13 +154,7 @@ int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
 	if (!req->is_bc)
 		xrdma_req_open(req);
 
-	req->send_cqe.done = xrdma_send_done;
-	req->send_wr.next = NULL;
-	req->send_wr.wr_cqe = &req->send_cqe;
-	req->send_wr.sg_list = req->sges.sge;
 	req->send_wr.num_sge = req->sges.nr;
-	req->send_wr.opcode = IB_WR_SEND;
-	req->send_cid.queue_id = qp->send_cq->res.id;
 
 	kref_get(&req->ref);
 	/* XPRT_LOCKED makes this the only poster: no need to hold the lock

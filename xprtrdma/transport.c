@@ -121,7 +121,7 @@ VISIBLE_IF_KUNIT int xrdma_reqs_create(struct xrdma_xprt *rx,
 		struct xrdma_req *req = &rx->reqs[i];
 
 		req->rx = rx;
-		req->send_cid.completion_id = i;
+		xrdma_req_send_init(req, i);
 		kref_init(&req->ref);
 		init_completion(&req->inv_sync);
 		req->reply_claimed = true;
