@@ -64,6 +64,7 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	mr->cqe.done = xrdma_mr_reg_done;
 	mr->li_cqe.done = xrdma_mr_inv_done;
 	rpcrdma_cid_init(&mr->cid, ep->ib.send_cq, ibmr->res.id);
+	/* Once: each registration sets the entries it uses and their count. */
 	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
 	INIT_LIST_HEAD(&mr->node);
 	atomic_long_inc(&ep->rx->stats.mrs_allocated);
@@ -198,7 +199,9 @@ static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
  * Describe in @mr's scatterlist up to @want pages of a part: @*len bytes
  * from byte @*base of its page vector @pages, or of its kernel memory
  * @kaddr; both advance.  A hole in the page vector of a buffer the
- * server writes gets a new page.  Return: entries filled, or -errno.
+ * server writes gets a new page.  The table is not cleared first: the
+ * entries filled are the ones mapped, by count (xrdma_mr_map()).
+ * Return: entries filled, or -errno.
  */
 static int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages,
 			    void *kaddr, unsigned int *base, unsigned int *len,
@@ -206,7 +209,6 @@ static int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages,
 {
 	unsigned int nsg = 0;
 
-	sg_init_table(mr->sg, want);
 	while (*len && nsg < want) {
 		unsigned int off, chunk;
 		struct page *page;
