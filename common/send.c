@@ -278,7 +278,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_unadd);
  * @done: empty list; receives the retired entries, oldest first
  *
  * The caller then releases what each entry on @done holds, outside
- * @q->lock, and takes it off @done.
+ * @q->lock.  It need not take the entries off @done, a list of its own
+ * that it drops: the next rpcrdma_sendq_add() of an entry relinks it.
  *
  * Return: false if @last was retired already (by a teardown that took
  * every Send): @done is left empty.
@@ -294,14 +295,12 @@ bool rpcrdma_sendq_retire(struct rpcrdma_sendq *q,
 		spin_unlock(&q->lock);
 		return false;
 	}
-	while (!list_empty(&q->fifo)) {
-		e = list_first_entry(&q->fifo, struct rpcrdma_sendq_entry,
-				     node);
-		list_move_tail(&e->node, done);
+	if (last)
+		list_cut_position(done, &q->fifo, &last->node);
+	else
+		list_splice_init(&q->fifo, done);
+	list_for_each_entry(e, done, node)
 		e->queued = false;
-		if (e == last)
-			break;
-	}
 	spin_unlock(&q->lock);
 	return true;
 }

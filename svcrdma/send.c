@@ -240,7 +240,6 @@ static void srdma_sendq_retire(struct srdma_xprt *sx, struct srdma_send *last)
 				  &done))
 		return;
 	list_for_each_entry_safe(e, next, &done, node) {
-		list_del_init(&e->node);
 		sc = container_of(e, struct srdma_send, sqe);
 		nr_wrs += sc->nr_wrs;
 		srdma_send_put(sc);

@@ -45,7 +45,6 @@ static void xrdma_sendq_retire(struct xrdma_ep *ep, struct xrdma_req *last)
 				  &done))
 		return;
 	list_for_each_entry_safe(e, next, &done, node) {
-		list_del_init(&e->node);
 		xrdma_send_retire_one(container_of(e, struct xrdma_req,
 						   send_entry));
 	}
