@@ -274,17 +274,18 @@ static int xrdma_mr_map(struct xrdma_ep *ep, struct xrdma_mr *mr,
 
 /*
  * Register one part of an xdr_buf (its share of the head, of the page
- * vector or of the tail) in MRs of up to the MR depth.  Returns the
- * number of MRs added to @req (each one segment, mr->seg).
+ * vector or of the tail: @len bytes from byte @base of @pages, or of
+ * @kaddr) in MRs of up to the MR depth.  Returns the number of MRs added
+ * to @req (each one segment, mr->seg).  Its arguments are a part's
+ * fields, not the part: a caller with one part keeps nothing on its
+ * stack.
  */
-static int xrdma_register_part(struct xrdma_req *req,
-			       const struct rpcrdma_xdr_part *part,
-			       bool writing)
+static int xrdma_register_part(struct xrdma_req *req, struct page **pages,
+			       void *kaddr, unsigned int base,
+			       unsigned int len, bool writing)
 {
-	unsigned int base = part->base, len = part->len, nsegs = 0;
-	struct page **pages = part->pages;
 	struct xrdma_ep *ep = req->rx->ep;
-	void *kaddr = part->kaddr;
+	unsigned int nsegs = 0;
 
 	while (len) {
 		struct xrdma_mr *mr;
@@ -332,15 +333,10 @@ static int xrdma_register_part(struct xrdma_req *req,
 int xrdma_register_pages(struct xrdma_req *req, struct xdr_buf *xdr,
 			 bool writing)
 {
-	struct rpcrdma_xdr_part part = {
-		.pages = xdr->pages,
-		.base = xdr->page_base,
-		.len = xdr->page_len,
-	};
-
-	if (!part.len)
+	if (!xdr->page_len)
 		return -EINVAL;
-	return xrdma_register_part(req, &part, writing);
+	return xrdma_register_part(req, xdr->pages, NULL, xdr->page_base,
+				   xdr->page_len, writing);
 }
 
 /**
@@ -369,7 +365,8 @@ int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,
 	if (nparts < 0)
 		return -EINVAL;
 	for (i = 0; i < nparts; i++) {
-		n = xrdma_register_part(req, &part[i], writing);
+		n = xrdma_register_part(req, part[i].pages, part[i].kaddr,
+					part[i].base, part[i].len, writing);
 		if (n < 0)
 			return n;
 		nsegs += n;
