@@ -154,21 +154,21 @@ static int rpcrdma_send_sges_kvecs(struct rpcrdma_send_sges *ss,
 				   unsigned int split, unsigned int resume,
 				   unsigned int tail_len)
 {
-	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
-	unsigned int tail_off = head->iov_len + xdr->page_len;
+	const void *tail_at = NULL;
 	int rc = 0;
 
-	if (split > head->iov_len)
+	if (split > xdr->head[0].iov_len)
 		return -EAGAIN;
-	if (tail_len && (resume < tail_off ||
-			 resume - tail_off > tail->iov_len ||
-			 tail_len > tail->iov_len - (resume - tail_off)))
-		return -EAGAIN;
+	if (tail_len) {
+		tail_at = rpcrdma_xdr_tail_run(xdr, resume, tail_len);
+		if (!tail_at)
+			return -EAGAIN;
+	}
 	if (split)
-		rc = rpcrdma_send_sges_map_kvec(ss, head->iov_base, split);
+		rc = rpcrdma_send_sges_map_kvec(ss, xdr->head[0].iov_base,
+						split);
 	if (!rc && tail_len)
-		rc = rpcrdma_send_sges_map_kvec(ss, tail->iov_base +
-						(resume - tail_off), tail_len);
+		rc = rpcrdma_send_sges_map_kvec(ss, tail_at, tail_len);
 	return rc;
 }
 

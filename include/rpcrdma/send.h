@@ -161,6 +161,23 @@ static inline bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
 	return off <= ss->buf_len && len <= ss->buf_len - off;
 }
 
+/*
+ * Where the @len bytes of @xdr from @resume lie, if they are all in its
+ * tail (the second inline part of a message); else NULL.
+ */
+static inline const void *rpcrdma_xdr_tail_run(const struct xdr_buf *xdr,
+					       unsigned int resume,
+					       unsigned int len)
+{
+	const struct kvec *tail = &xdr->tail[0];
+	unsigned int tail_off = xdr->head[0].iov_len + xdr->page_len;
+
+	if (resume < tail_off || resume - tail_off > tail->iov_len ||
+	    len > tail->iov_len - (resume - tail_off))
+		return NULL;
+	return tail->iov_base + (resume - tail_off);
+}
+
 /* Set SGE @i to @len bytes at @addr of a premapped buffer, synced. */
 static inline void rpcrdma_send_sges_set(struct rpcrdma_send_sges *ss,
 					 unsigned int i, u64 addr,
@@ -198,9 +215,8 @@ static inline bool rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss,
 					       unsigned int split,
 					       unsigned int resume)
 {
-	const struct kvec *head = &xdr->head[0], *tail = &xdr->tail[0];
+	const struct kvec *head = &xdr->head[0];
 	unsigned int tail_len = resume < xdr->len ? xdr->len - resume : 0;
-	unsigned int tail_off = head->iov_len + xdr->page_len;
 	const void *tail_at = NULL;
 	unsigned int nr = 1;
 
@@ -208,11 +224,8 @@ static inline bool rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss,
 	    (split && !rpcrdma_send_sges_in_buf(ss, head->iov_base, split)))
 		return false;
 	if (tail_len) {
-		if (resume < tail_off || resume - tail_off > tail->iov_len ||
-		    tail_len > tail->iov_len - (resume - tail_off))
-			return false;
-		tail_at = tail->iov_base + (resume - tail_off);
-		if (!rpcrdma_send_sges_in_buf(ss, tail_at, tail_len))
+		tail_at = rpcrdma_xdr_tail_run(xdr, resume, tail_len);
+		if (!tail_at || !rpcrdma_send_sges_in_buf(ss, tail_at, tail_len))
 			return false;
 	}
 
