@@ -299,6 +299,19 @@ static_assert(RPCRDMA_FIXED_HDR_SIZE + XRDMA_MAX_MRS * RPCRDMA_READ_ENTRY_SIZE +
 	      XDR_UNIT + XRDMA_MAX_CHUNKS * RPCRDMA_CHUNK_HEAD_SIZE + XDR_UNIT +
 	      RPCRDMA_CHUNK_HEAD_SIZE <= XRDMA_HDR_BUF_SIZE);
 
+/* Write the fixed words of @req's header; return where its lists go. */
+static inline __be32 *xrdma_put_fixed(struct xrdma_req *req, u32 credits,
+				      u32 proc)
+{
+	__be32 *w = req->hdr_buf;
+
+	w[0] = req->rqst.rq_xid;
+	w[1] = cpu_to_be32(RPCRDMA_VERSION);
+	w[2] = cpu_to_be32(credits);
+	w[3] = cpu_to_be32(proc);
+	return w + RPCRDMA_FIXED_HDR_SIZE / XDR_UNIT;
+}
+
 /*
  * Register the chunks of @p and write the transport header as they are
  * registered, in wire order: fixed words, Read list, Write list, Reply
@@ -310,13 +323,9 @@ static int xrdma_register_plan(struct xrdma_req *req,
 {
 	struct xdr_buf *snd = &req->rqst.rq_snd_buf;
 	struct xdr_buf *rcv = &req->rqst.rq_rcv_buf;
-	__be32 *w = req->hdr_buf;
+	__be32 *w = xrdma_put_fixed(req, credits, p->proc);
 	int rc = 0;
 
-	*w++ = req->rqst.rq_xid;
-	*w++ = cpu_to_be32(RPCRDMA_VERSION);
-	*w++ = cpu_to_be32(credits);
-	*w++ = cpu_to_be32(p->proc);
 	if (p->call == XRDMA_READCH)
 		rc = xrdma_register_chunk(req, snd, p->split, snd->page_len,
 					  XRDMA_READCH, p->split, &w);
@@ -368,15 +377,11 @@ static int xrdma_register_rpc(struct xrdma_req *req, struct xrdma_ep *ep,
  */
 static inline void xrdma_inline_header(struct xrdma_req *req, u32 credits)
 {
-	__be32 *w = req->hdr_buf;
+	__be32 *w = xrdma_put_fixed(req, credits, RPCRDMA_MSG);
 
-	w[0] = req->rqst.rq_xid;
-	w[1] = cpu_to_be32(RPCRDMA_VERSION);
-	w[2] = cpu_to_be32(credits);
-	w[3] = cpu_to_be32(RPCRDMA_MSG);
-	w[4] = xdr_zero;
-	w[5] = xdr_zero;
-	w[6] = xdr_zero;
+	w[0] = xdr_zero;	/* Read list */
+	w[1] = xdr_zero;	/* Write list */
+	w[2] = xdr_zero;	/* Reply chunk */
 	req->hdr_len = RPCRDMA_HDR_MIN_SIZE;
 }
 
