@@ -135,6 +135,50 @@ enum sst_premap {
 	SST_PREMAP_PART,	/* the header and the buffer but its last byte */
 };
 
+/**
+ * struct sst_fix - what a case of the current vector works on
+ * @device: a zeroed device: with virtual DMA, addresses are kernel ones
+ * @hdr: a header buffer of four pages
+ * @buf: the RPC buffer the message's head and tail lie in
+ * @xdr: the message (sst_build())
+ * @split: end of its first inline part
+ * @resume: start of its second inline part
+ */
+struct sst_fix {
+	struct ib_device *device;
+	u8 *hdr, *buf;
+	struct xdr_buf xdr;
+	unsigned int split, resume;
+};
+
+/* Set up @f for the current vector; skip the case without virtual DMA. */
+static void sst_setup(struct kunit *test, struct sst_fix *f)
+{
+	const struct sst_vec *v = test->param_value;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to read SGEs back");
+	f->device = kunit_kzalloc(test, sizeof(*f->device), GFP_KERNEL);
+	f->hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	f->buf = kunit_kzalloc(test, v->head + 1 + v->tail + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->device);
+	KUNIT_ASSERT_NOT_NULL(test, f->hdr);
+	KUNIT_ASSERT_NOT_NULL(test, f->buf);
+	sst_build(test, v, &f->xdr, f->buf);
+	f->split = v->hole ? v->head : f->xdr.len;
+	f->resume = v->hole ? v->head + v->page_len + v->pad : f->xdr.len;
+}
+
+/* A zeroed SGE list, freed with the case. */
+static struct rpcrdma_send_sges *sst_sges(struct kunit *test)
+{
+	struct rpcrdma_send_sges *ss = kunit_kzalloc(test, sizeof(*ss),
+						     GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ss);
+	return ss;
+}
+
 /*
  * Build the Send of the current vector and check what the device would
  * send.  A premapped header must be SGE 0 through its owner's mapping,
@@ -147,32 +191,25 @@ enum sst_premap {
 static void sst_run(struct kunit *test, enum sst_premap premap)
 {
 	const struct sst_vec *v = test->param_value;
+	struct rpcrdma_send_sges *ss = sst_sges(test);
 	unsigned int split, resume, i, at = 0, pos;
 	size_t buf_len = 0;
-	struct rpcrdma_send_sges *ss;
-	struct ib_device *device;
-	struct xdr_buf xdr;
+	struct xdr_buf *xdr;
+	struct sst_fix f;
 	u8 *hdr, *sent, *buf;
 	int rc;
 
-	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
-		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to read SGEs back");
-	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
-	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
-	hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	sst_setup(test, &f);
+	hdr = f.hdr;
+	buf = f.buf;
+	xdr = &f.xdr;
+	split = f.split;
+	resume = f.resume;
 	sent = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
-	buf = kunit_kzalloc(test, v->head + 1 + v->tail + 1, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, device);
-	KUNIT_ASSERT_NOT_NULL(test, ss);
-	KUNIT_ASSERT_NOT_NULL(test, hdr);
 	KUNIT_ASSERT_NOT_NULL(test, sent);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(hdr, 0xa5, SST_HDR_LEN);
-	sst_build(test, v, &xdr, buf);
-	split = v->hole ? v->head : xdr.len;
-	resume = v->hole ? v->head + v->page_len + v->pad : xdr.len;
 
-	rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
+	rpcrdma_send_sges_init(ss, f.device, 0x1234, v->max);
 	if (premap != SST_PREMAP_NONE)
 		rpcrdma_send_sges_premapped_hdr(ss, (uintptr_t)hdr);
 	if (premap == SST_PREMAP_BUF || premap == SST_PREMAP_PART) {
@@ -183,7 +220,7 @@ static void sst_run(struct kunit *test, enum sst_premap premap)
 		rpcrdma_send_sges_premapped_buf(ss, buf, buf_len,
 						(uintptr_t)buf);
 	}
-	rc = rpcrdma_send_sges_build(ss, hdr, 4 * PAGE_SIZE, SST_HDR_LEN, &xdr,
+	rc = rpcrdma_send_sges_build(ss, hdr, 4 * PAGE_SIZE, SST_HDR_LEN, xdr,
 				     split, resume);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	KUNIT_EXPECT_EQ(test, ss->sge[0].addr, (u64)(uintptr_t)hdr);
@@ -217,10 +254,10 @@ static void sst_run(struct kunit *test, enum sst_premap premap)
 		memcpy(sent + at, p, ss->sge[i].length);
 		at += ss->sge[i].length;
 	}
-	KUNIT_EXPECT_EQ(test, at, SST_HDR_LEN + split + (xdr.len - resume));
+	KUNIT_EXPECT_EQ(test, at, SST_HDR_LEN + split + (xdr->len - resume));
 	for (i = 0; i < SST_HDR_LEN; i++)
 		KUNIT_EXPECT_EQ(test, sent[i], 0xa5);
-	for (pos = 0, i = SST_HDR_LEN; pos < xdr.len && i < at; pos++) {
+	for (pos = 0, i = SST_HDR_LEN; pos < xdr->len && i < at; pos++) {
 		if (pos >= split && pos < resume)
 			continue;
 		KUNIT_ASSERT_EQ_MSG(test, sent[i], sst_byte(pos),
@@ -260,37 +297,22 @@ static void send_sges_premapped_part_case(struct kunit *test)
 static void send_sges_room_case(struct kunit *test)
 {
 	const struct sst_vec *v = test->param_value;
-	unsigned int split, resume, room = SST_HDR_LEN + v->pulled_up;
-	struct rpcrdma_send_sges *ss;
-	struct ib_device *device;
-	struct xdr_buf xdr;
-	u8 *hdr, *buf;
+	struct rpcrdma_send_sges *ss = sst_sges(test);
+	unsigned int room = SST_HDR_LEN + v->pulled_up;
+	struct sst_fix f;
 	int rc;
 
-	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
-		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to map SGEs");
-	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
-	ss = kunit_kzalloc(test, sizeof(*ss), GFP_KERNEL);
-	hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
-	buf = kunit_kzalloc(test, v->head + 1 + v->tail + 1, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, device);
-	KUNIT_ASSERT_NOT_NULL(test, ss);
-	KUNIT_ASSERT_NOT_NULL(test, hdr);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	sst_build(test, v, &xdr, buf);
-	split = v->hole ? v->head : xdr.len;
-	resume = v->hole ? v->head + v->page_len + v->pad : xdr.len;
-
+	sst_setup(test, &f);
 	if (v->pulled_up) {
-		rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
-		rc = rpcrdma_send_sges_build(ss, hdr, room - 1, SST_HDR_LEN,
-					     &xdr, split, resume);
+		rpcrdma_send_sges_init(ss, f.device, 0x1234, v->max);
+		rc = rpcrdma_send_sges_build(ss, f.hdr, room - 1, SST_HDR_LEN,
+					     &f.xdr, f.split, f.resume);
 		KUNIT_EXPECT_EQ(test, rc, -EMSGSIZE);
 		KUNIT_EXPECT_EQ(test, ss->nr, 0);
 	}
-	rpcrdma_send_sges_init(ss, device, 0x1234, v->max);
-	rc = rpcrdma_send_sges_build(ss, hdr, room, SST_HDR_LEN, &xdr, split,
-				     resume);
+	rpcrdma_send_sges_init(ss, f.device, 0x1234, v->max);
+	rc = rpcrdma_send_sges_build(ss, f.hdr, room, SST_HDR_LEN, &f.xdr,
+				     f.split, f.resume);
 	KUNIT_EXPECT_EQ(test, rc, 0);
 	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
 	rpcrdma_send_sges_unmap(ss);
@@ -323,30 +345,13 @@ static void send_sges_fast_case(struct kunit *test)
 		SST_PREMAP_PART,
 	};
 	const struct sst_vec *v = test->param_value;
-	struct rpcrdma_send_sges *gen, *fast;
-	unsigned int split, resume, i, k, mapped;
-	struct ib_device *device;
-	struct xdr_buf xdr;
-	u8 *hdr, *buf;
+	struct rpcrdma_send_sges *gen = sst_sges(test), *fast = sst_sges(test);
+	unsigned int i, k, mapped;
+	struct sst_fix f;
 	bool took;
 	int rc;
 
-	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
-		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to map SGEs");
-	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
-	gen = kunit_kzalloc(test, sizeof(*gen), GFP_KERNEL);
-	fast = kunit_kzalloc(test, sizeof(*fast), GFP_KERNEL);
-	hdr = kunit_kzalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
-	buf = kunit_kzalloc(test, v->head + 1 + v->tail + 1, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, device);
-	KUNIT_ASSERT_NOT_NULL(test, gen);
-	KUNIT_ASSERT_NOT_NULL(test, fast);
-	KUNIT_ASSERT_NOT_NULL(test, hdr);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	sst_build(test, v, &xdr, buf);
-	split = v->hole ? v->head : xdr.len;
-	resume = v->hole ? v->head + v->page_len + v->pad : xdr.len;
-
+	sst_setup(test, &f);
 	for (k = 0; k < ARRAY_SIZE(premaps); k++) {
 		size_t buf_len = v->head + 1 + v->tail;
 		struct rpcrdma_send_sges *ss[] = { gen, fast };
@@ -354,24 +359,24 @@ static void send_sges_fast_case(struct kunit *test)
 		if (premaps[k] == SST_PREMAP_PART && v->tail)
 			buf_len--;
 		for (i = 0; i < ARRAY_SIZE(ss); i++) {
-			rpcrdma_send_sges_init(ss[i], device, 0x1234, v->max);
+			rpcrdma_send_sges_init(ss[i], f.device, 0x1234, v->max);
 			if (premaps[k] == SST_PREMAP_NONE)
 				continue;
-			rpcrdma_send_sges_premapped_hdr(ss[i], (uintptr_t)hdr);
+			rpcrdma_send_sges_premapped_hdr(ss[i], (uintptr_t)f.hdr);
 			if (premaps[k] == SST_PREMAP_HDR)
 				continue;
-			rpcrdma_send_sges_premapped_buf(ss[i], buf, buf_len,
-							(uintptr_t)buf);
+			rpcrdma_send_sges_premapped_buf(ss[i], f.buf, buf_len,
+							(uintptr_t)f.buf);
 		}
-		rc = rpcrdma_send_sges_build(gen, hdr, 4 * PAGE_SIZE,
-					     SST_HDR_LEN, &xdr, split, resume);
+		rc = rpcrdma_send_sges_build(gen, f.hdr, 4 * PAGE_SIZE,
+					     SST_HDR_LEN, &f.xdr, f.split, f.resume);
 		KUNIT_ASSERT_EQ(test, rc, 0);
 		for (i = 0, mapped = 0; i < gen->nr; i++)
 			mapped += !!gen->mapped[i];
 		KUNIT_EXPECT_EQ(test, gen->nr_mapped, mapped);
 
-		took = rpcrdma_send_sges_premapped(fast, SST_HDR_LEN, &xdr,
-						   split, resume);
+		took = rpcrdma_send_sges_premapped(fast, SST_HDR_LEN, &f.xdr,
+						   f.split, f.resume);
 		KUNIT_EXPECT_EQ_MSG(test, took, ssf_expect_fast(v, premaps[k]),
 				    "premap %u", premaps[k]);
 		if (!took) {
