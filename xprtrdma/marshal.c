@@ -353,27 +353,9 @@ static int xrdma_register_plan(struct xrdma_req *req,
 }
 
 /*
- * Any other RPC: plan it, register its chunks and write its header.  On
- * error the caller gives back what was registered.
- */
-static int xrdma_register_rpc(struct xrdma_req *req, struct xrdma_ep *ep,
-			      struct xrdma_plan *p)
-{
-	int rc;
-
-	rc = xrdma_plan_rpc(ep, &req->rqst.rq_snd_buf, &req->rqst.rq_rcv_buf,
-			    p);
-	if (!rc)
-		rc = xrdma_register_plan(req, p, ep->max_requests);
-	/* The plan counted the segments registration would make. */
-	if (!rc && WARN_ON_ONCE(req->hdr_len > ep->inline_send))
-		rc = -EMSGSIZE;
-	return rc;
-}
-
-/*
- * The header of an RPC that offers no chunk (xrdma_plan_inline()): what
- * xrdma_register_plan() writes for that plan, without its branches.
+ * The header of an RPC that offers no chunk (the plan of
+ * xrdma_plan_inline()): what xrdma_register_plan() writes for that plan,
+ * without its branches.
  */
 static inline void xrdma_inline_header(struct xrdma_req *req, u32 credits)
 {
@@ -426,12 +408,19 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 	struct xrdma_ep *ep = rx->ep;
 	struct rpc_rqst *rqst = &req->rqst;
 	struct xrdma_plan plan;
-	int rc = 0;
+	int rc;
 
-	if (xrdma_plan_inline(ep, &rqst->rq_snd_buf, &rqst->rq_rcv_buf, &plan))
+	rc = xrdma_plan_rpc(ep, &rqst->rq_snd_buf, &rqst->rq_rcv_buf, &plan);
+	if (rc)
+		goto out_fail;
+	if (plan.call == XRDMA_NOCH && plan.reply == XRDMA_NOCH) {
 		xrdma_inline_header(req, ep->max_requests);
-	else
-		rc = xrdma_register_rpc(req, ep, &plan);
+	} else {
+		rc = xrdma_register_plan(req, &plan, ep->max_requests);
+		/* The plan counted the segments registration would make. */
+		if (!rc && WARN_ON_ONCE(req->hdr_len > ep->inline_send))
+			rc = -EMSGSIZE;
+	}
 	if (!rc)
 		rc = xrdma_build_send(req, &rqst->rq_snd_buf, plan.split,
 				      plan.resume);
@@ -445,6 +434,7 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 
 out_release:
 	xrdma_mrs_recover(req);
+out_fail:
 	atomic_long_inc(&rx->stats.failed_marshal_count);
 	trace_xprtrdma_marshal_failed(rqst, rc);
 	return rc == -ENOSPC || rc == -EINVAL ? -EMSGSIZE : rc;
