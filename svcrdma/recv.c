@@ -51,6 +51,8 @@ static struct srdma_recv *srdma_recv_alloc(struct srdma_xprt *sx)
 		return NULL;
 	}
 	rc->sx = sx;
+	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
+			 rc->segs, ARRAY_SIZE(rc->segs));
 	rpcrdma_cid_init(&rc->cid, sx->ib.recv_cq,
 			 atomic_inc_return(&sx->next_cid));
 	spin_lock(&sx->rx_lock);
@@ -360,12 +362,14 @@ void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 	}
 }
 
+/*
+ * The header's storage was attached when the Receive was allocated;
+ * rpcrdma_decode_hdr() sets every other field, so nothing is cleared here.
+ */
 static enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc)
 {
 	struct rpcrdma_cursor cursor;
 
-	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
-			 rc->segs, ARRAY_SIZE(rc->segs));
 	rc->nr_payloads = 0;
 	rpcrdma_cursor_init(&cursor, rc->rb.buf, rc->byte_len);
 	return rpcrdma_decode_hdr(&cursor, RPCRDMA_DIR_CALL, &srdma_call_limits,

@@ -92,8 +92,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_wire_err_to_rdma_err);
 /**
  * rpcrdma_decode_fixed - decode the four fixed header words
  * @c: cursor at the start of a transport header
- * @hdr: receives xid, vers, credits and proc; fixed_valid is set on
- *	success
+ * @hdr: receives xid, vers, credits and proc (all zero, and fixed_valid
+ *	false, if the header is too short); fixed_valid is set on success
  *
  * No field is validated here: a responder needs the XID even of a header
  * it rejects, to address its RDMA_ERROR reply.
@@ -107,8 +107,14 @@ enum rpcrdma_wire_err rpcrdma_decode_fixed(struct rpcrdma_cursor *c,
 	const __be32 *p;
 
 	p = rpcrdma_cursor_take(c, RPCRDMA_FIXED_HDR_SIZE / XDR_UNIT);
-	if (!p)
+	if (!p) {
+		hdr->xid = 0;
+		hdr->vers = 0;
+		hdr->credits = 0;
+		hdr->proc = 0;
+		hdr->fixed_valid = false;
 		return RPCRDMA_WIRE_ERR_TRUNCATED;
+	}
 	hdr->xid = p[0];
 	hdr->vers = be32_to_cpu(p[1]);
 	hdr->credits = be32_to_cpu(p[2]);
@@ -192,13 +198,16 @@ static enum rpcrdma_wire_err rpcrdma_decode_msg_body(struct rpcrdma_cursor *c,
  * @limits: per-message work bounds, or NULL for storage bounds only
  * @hdr: result; hdr->lists must have storage (see rpcrdma_hdr_init())
  *
- * The fixed part is decoded first; if it was received, hdr->fixed_valid
- * is set whatever the outcome.  The version is checked before the
- * message type.  RDMA_MSGP and RDMA_DONE are reported as unsupported
- * without reading further.  For RDMA_MSG and RDMA_NOMSG the three chunk
- * lists are decoded and validated; on success @c is left at the first
- * byte of the inline Payload stream, which is hdr->hdr_len bytes from
- * the start and hdr->inline_len bytes long.
+ * Every field of @hdr except the list storage is set here, whatever the
+ * outcome: a receiver attaches the storage once and decodes each message
+ * into the same structure without clearing it.  The fixed part is
+ * decoded first; if it was received, hdr->fixed_valid is set whatever
+ * the outcome.  The version is checked before the message type.
+ * RDMA_MSGP and RDMA_DONE are reported as unsupported without reading
+ * further.  For RDMA_MSG and RDMA_NOMSG the three chunk lists are decoded
+ * and validated; on success @c is left at the first byte of the inline
+ * Payload stream, which is hdr->hdr_len bytes from the start and
+ * hdr->inline_len bytes long.
  *
  * Return: RPCRDMA_WIRE_OK or the first rule the header breaks.
  */

@@ -437,6 +437,9 @@ static inline void rpcrdma_chunk_lists_init(struct rpcrdma_chunk_lists *cl,
  * @max_chunks: number of entries in @chunks
  * @segs: storage for segments
  * @max_segs: number of entries in @segs
+ *
+ * Once per structure is enough for a decoder: rpcrdma_decode_hdr() sets
+ * every field but the storage itself.
  */
 static inline void rpcrdma_hdr_init(struct rpcrdma_hdr *hdr,
 				    struct rpcrdma_chunk *chunks,
