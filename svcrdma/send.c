@@ -465,10 +465,8 @@ static int srdma_reply_encode(struct srdma_xprt *sx, struct srdma_send *sc,
 				      rp->msg_len);
 	if (len < 0)
 		return len;
-	p[0] = rc->hdr.xid;
-	p[1] = cpu_to_be32(RPCRDMA_VERSION);
-	p[2] = cpu_to_be32(sx->max_requests);
-	p[3] = cpu_to_be32(rp->nomsg ? RPCRDMA_NOMSG : RPCRDMA_MSG);
+	rpcrdma_put_fixed(p, rc->hdr.xid, sx->max_requests,
+			  rp->nomsg ? RPCRDMA_NOMSG : RPCRDMA_MSG);
 	return RPCRDMA_FIXED_HDR_SIZE + len;
 }
 

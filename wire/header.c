@@ -305,10 +305,7 @@ int rpcrdma_encode_msg_buf(void *buf, size_t room, __be32 xid, u32 credits,
 				      cl);
 	if (len < 0)
 		return len;
-	p[0] = xid;
-	p[1] = cpu_to_be32(RPCRDMA_VERSION);
-	p[2] = cpu_to_be32(credits);
-	p[3] = cpu_to_be32(proc);
+	rpcrdma_put_fixed(p, xid, credits, proc);
 	return RPCRDMA_FIXED_HDR_SIZE + len;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_encode_msg_buf);

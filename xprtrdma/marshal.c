@@ -303,13 +303,8 @@ static_assert(RPCRDMA_FIXED_HDR_SIZE + XRDMA_MAX_MRS * RPCRDMA_READ_ENTRY_SIZE +
 static inline __be32 *xrdma_put_fixed(struct xrdma_req *req, u32 credits,
 				      u32 proc)
 {
-	__be32 *w = req->hdr_buf;
-
-	w[0] = req->rqst.rq_xid;
-	w[1] = cpu_to_be32(RPCRDMA_VERSION);
-	w[2] = cpu_to_be32(credits);
-	w[3] = cpu_to_be32(proc);
-	return w + RPCRDMA_FIXED_HDR_SIZE / XDR_UNIT;
+	return rpcrdma_put_fixed(req->hdr_buf, req->rqst.rq_xid, credits,
+				 proc);
 }
 
 /*

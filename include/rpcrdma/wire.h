@@ -271,6 +271,28 @@ struct rpcrdma_cursor {
 };
 
 /**
+ * rpcrdma_put_fixed - write the four fixed header words
+ * @p: XDR-aligned buffer with room for them
+ * @xid: rdma_xid, in wire byte order
+ * @credits: credits requested (call) or granted (reply)
+ * @proc: message type
+ *
+ * The same words as rpcrdma_encode_fixed(), for a sender that writes its
+ * header straight into a buffer of its own.
+ *
+ * Return: the word after them.
+ */
+static inline __be32 *rpcrdma_put_fixed(__be32 *p, __be32 xid, u32 credits,
+					u32 proc)
+{
+	p[0] = xid;
+	p[1] = cpu_to_be32(RPCRDMA_VERSION);
+	p[2] = cpu_to_be32(credits);
+	p[3] = cpu_to_be32(proc);
+	return p + RPCRDMA_FIXED_HDR_SIZE / XDR_UNIT;
+}
+
+/**
  * rpcrdma_cursor_init - start decoding received bytes
  * @c: cursor to set up
  * @buf: the received bytes, 4-byte aligned
