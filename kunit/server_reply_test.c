@@ -135,10 +135,12 @@ static void reply_plan_case(struct kunit *test)
 	unsigned int i;
 	int rc;
 
-	rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
+	/* Garbage where the plan goes: it must set all that is read. */
+	rp = kunit_kmalloc(test, sizeof(*rp), GFP_KERNEL);
 	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rp);
 	KUNIT_ASSERT_NOT_NULL(test, l);
+	memset(rp, 0xa5, sizeof(*rp));
 	srt_lists_init(l, &v->call);
 
 	rc = srdma_reply_plan(&l->cl, v->payloads, v->nr_payloads, v->res_len,
@@ -160,6 +162,7 @@ static void reply_plan_case(struct kunit *test)
 				    "run %u", i);
 	}
 	KUNIT_EXPECT_EQ(test, rp->msg_len, v->msg_len);
+	KUNIT_EXPECT_FALSE(test, rp->nomsg);
 }
 
 /**

@@ -31,7 +31,8 @@
  *
  * A payload that is out of order or outside the reply (the encoder
  * rolled back) stays in the message and its Write chunk comes back
- * empty.
+ * empty.  @rp is set for the Call's Write chunks only: nothing reads
+ * its entries past them.
  *
  * Return: 0, or -EMSGSIZE if a payload is larger than its Write chunk.
  */
@@ -42,11 +43,16 @@ int srdma_reply_plan(const struct rpcrdma_chunk_lists *call,
 {
 	unsigned int i, pos = 0;
 
-	memset(rp, 0, sizeof(*rp));
-	for (i = 0; i < nr_payloads && i < call->nr_write_chunks; i++) {
+	rp->nr_runs = 0;
+	rp->msg_len = 0;
+	rp->nomsg = false;
+	for (i = 0; i < call->nr_write_chunks && i < SRDMA_MAX_WRITE_CHUNKS;
+	     i++) {
 		const struct srdma_payload *p = &payloads[i];
 
-		if (p->offset < pos || p->offset > res_len ||
+		rp->used[i] = false;
+		rp->written[i] = 0;
+		if (i >= nr_payloads || p->offset < pos || p->offset > res_len ||
 		    p->length > res_len - p->offset)
 			continue;
 		if (p->length > call->write[i].length)
