@@ -6,7 +6,9 @@
  * after the header (the device takes too few SGEs to gather it) and
  * does not fit.  The header encoded so far must move with the buffer,
  * and the Send's one SGE must then carry header and message from the
- * new buffer; a context that grew keeps its buffer.
+ * new buffer; a context that grew keeps its buffer.  The reply to a Call
+ * without Write and Reply chunks has a builder of its own, which must
+ * build what the general one builds.
  *
  * As in send_sges_test.c, a zeroed struct ib_device has no DMA device:
  * with CONFIG_INFINIBAND_VIRT_DMA a DMA address is the kernel address.
@@ -199,9 +201,140 @@ static void server_send_grown_kept_case(struct kunit *test)
 	ssb_ctx_free(&c);
 }
 
+/**
+ * struct srb_vec - the reply to a Call that offered no Write or Reply chunk
+ * @name: what it shows
+ * @inline_send: the connection's inline size
+ * @max_sge: SGEs the device takes per Send
+ * @msg_len: bytes of reply (@SSB_HEAD_LEN in the head, the rest in a page)
+ * @read_chunk: the Call had a Read chunk (it changes nothing in the reply)
+ * @rc: what both builders return
+ */
+struct srb_vec {
+	const char *name;
+	unsigned int inline_send, max_sge, msg_len;
+	bool read_chunk;
+	int rc;
+};
+
+static const struct srb_vec srb_vecs[] = {
+	{ "GETATTR-sized, in the head", 4096, 8, 60, false, 0 },
+	{ "the head exactly", 4096, 8, SSB_HEAD_LEN, false, 0 },
+	{ "head and a page", 4096, 8, 3000, false, 0 },
+	{ "exactly the inline size", 4096, 8, 4096 - 28, false, 0 },
+	{ "one byte over: ERR_CHUNK", 4096, 8, 4096 - 27, false, -EMSGSIZE },
+	{ "reply to a WRITE (the Call had a Read chunk)", 4096, 8, 120, true,
+	  0 },
+	{ "one SGE: copied after the header", 8192, 1, 3000, false, 0 },
+	{ "1 KiB inline size", 1024, 8, 1024 - 28, false, 0 },
+};
+
+static void srb_desc(const struct srb_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(srb, srb_vecs, srb_desc);
+
+/* A Call as srdma_decode() leaves it, with or without a Read chunk. */
+static struct srdma_recv *srb_call(struct kunit *test, bool read_chunk)
+{
+	static const struct rpcrdma_segment seg = {
+		.handle = 0x5eed, .length = 4096, .offset = 0x10000,
+	};
+	struct srdma_recv *rc = kunit_kzalloc(test, sizeof(*rc), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rc);
+	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
+			 rc->segs, ARRAY_SIZE(rc->segs));
+	rc->hdr.xid = cpu_to_be32(0x7e57ab1e);
+	if (read_chunk)
+		KUNIT_ASSERT_EQ(test, rpcrdma_add_read_segment(&rc->hdr.lists,
+							       120, &seg), 0);
+	return rc;
+}
+
+/* The bytes the Send of @c would carry, SGE after SGE, into @out. */
+static unsigned int srb_sent(const struct ssb_ctx *c, u8 *out,
+			     unsigned int room)
+{
+	unsigned int i, len = 0;
+
+	for (i = 0; i < c->sc->sges.nr; i++) {
+		const struct ib_sge *sge = &c->sc->sges.sge[i];
+
+		if (sge->length > room - len)
+			return room + 1;
+		memcpy(out + len, (const void *)(uintptr_t)sge->addr,
+		       sge->length);
+		len += sge->length;
+	}
+	return len;
+}
+
+/*
+ * The fast path for a Call with no Write chunk and no Reply chunk builds
+ * the Send the general builder builds: same outcome, same SGE count,
+ * same bytes on the wire, same plan as far as the caller reads it.
+ */
+static void server_reply_plain_case(struct kunit *test)
+{
+	const struct srb_vec *v = test->param_value;
+	struct srdma_reply *rp_fast, *rp_gen;
+	struct ssb_ctx fast, gen;
+	struct srdma_recv *rc;
+	unsigned int room = 2 * v->inline_send, len_fast, len_gen;
+	u8 *out_fast, *out_gen;
+	int rc_fast, rc_gen;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to read SGEs back");
+	rc = srb_call(test, v->read_chunk);
+	rp_fast = kunit_kmalloc(test, sizeof(*rp_fast), GFP_KERNEL);
+	rp_gen = kunit_kmalloc(test, sizeof(*rp_gen), GFP_KERNEL);
+	out_fast = kunit_kzalloc(test, room, GFP_KERNEL);
+	out_gen = kunit_kzalloc(test, room, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rp_fast);
+	KUNIT_ASSERT_NOT_NULL(test, rp_gen);
+	KUNIT_ASSERT_NOT_NULL(test, out_fast);
+	KUNIT_ASSERT_NOT_NULL(test, out_gen);
+	memset(rp_fast, 0xa5, sizeof(*rp_fast));
+	memset(rp_gen, 0x5a, sizeof(*rp_gen));
+	ssb_ctx_init(test, &fast, v->inline_send, v->max_sge, v->msg_len);
+	ssb_ctx_init(test, &gen, v->inline_send, v->max_sge, v->msg_len);
+	fast.sx->max_requests = 64;
+	gen.sx->max_requests = 64;
+
+	rc_fast = srdma_reply_build_plain(fast.sx, fast.sc, rc, &fast.msg,
+					  rp_fast);
+	rc_gen = srdma_reply_build_chunked(gen.sx, gen.sc, rc, &gen.msg,
+					   rp_gen);
+	KUNIT_EXPECT_EQ(test, rc_fast, v->rc);
+	KUNIT_EXPECT_EQ(test, rc_gen, v->rc);
+	KUNIT_EXPECT_EQ(test, rp_fast->msg_len, rp_gen->msg_len);
+	KUNIT_EXPECT_EQ(test, rp_fast->nomsg, rp_gen->nomsg);
+	if (!rc_fast && !rc_gen) {
+		KUNIT_EXPECT_EQ(test, fast.sc->sges.nr, gen.sc->sges.nr);
+		KUNIT_EXPECT_EQ(test, fast.sc->sges.nr_mapped,
+				gen.sc->sges.nr_mapped);
+		len_fast = srb_sent(&fast, out_fast, room);
+		len_gen = srb_sent(&gen, out_gen, room);
+		KUNIT_EXPECT_EQ(test, len_fast, RPCRDMA_HDR_MIN_SIZE + v->msg_len);
+		KUNIT_ASSERT_EQ(test, len_fast, len_gen);
+		KUNIT_EXPECT_MEMEQ(test, out_fast, out_gen, len_fast);
+	}
+	if (!rc_fast)
+		rpcrdma_send_sges_unmap(&fast.sc->sges);
+	if (!rc_gen)
+		rpcrdma_send_sges_unmap(&gen.sc->sges);
+	ssb_ctx_free(&fast);
+	ssb_ctx_free(&gen);
+}
+
 static struct kunit_case rpcrdma_server_send_cases[] = {
 	KUNIT_CASE_PARAM(server_send_build_case, ssb_gen_params),
 	KUNIT_CASE(server_send_grown_kept_case),
+	KUNIT_CASE_PARAM(server_reply_plain_case, srb_gen_params),
 	{}
 };
 

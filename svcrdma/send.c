@@ -542,15 +542,66 @@ static int srdma_reply_long(struct srdma_xprt *sx, struct srdma_send *sc,
 	return srdma_send_build_hdr(sc, hdr_len);
 }
 
-/*
- * Build @sc for the reply in @res: the Write chunks' payloads, the
- * transport header, and the message inline or in the Reply chunk.
+/**
+ * srdma_reply_build_plain - build the reply to a Call with no Write chunk
+ *	and no Reply chunk
+ * @sx: the connection
+ * @sc: Send context to fill
+ * @rc: the Call
+ * @res: the reply (rq_res)
+ * @rp: set to the plan: one run, all of @res (msg_len and nomsg are read)
+ *
+ * Most Calls offer neither, and their reply is the whole of @res inline
+ * after a seven-word RDMA_MSG header: the Send srdma_reply_build_chunked()
+ * builds for them, without planning or encoding lists.
+ *
+ * Return: 0, -EMSGSIZE if the reply does not fit the inline size, or
+ * another -errno.
+ */
+VISIBLE_IF_KUNIT int srdma_reply_build_plain(struct srdma_xprt *sx,
+					     struct srdma_send *sc,
+					     struct srdma_recv *rc,
+					     const struct xdr_buf *res,
+					     struct srdma_reply *rp)
+{
+	__be32 *p;
+
+	rp->nr_runs = 1;
+	rp->runs[0].start = 0;
+	rp->runs[0].end = res->len;
+	rp->msg_len = res->len;
+	rp->nomsg = false;
+	if ((u64)RPCRDMA_HDR_MIN_SIZE + res->len > sx->inline_send)
+		return -EMSGSIZE;
+	p = rpcrdma_put_fixed(sc->hdr_buf, rc->hdr.xid, sx->max_requests,
+			      RPCRDMA_MSG);
+	p[0] = xdr_zero;	/* Read list */
+	p[1] = xdr_zero;	/* Write list */
+	p[2] = xdr_zero;	/* Reply chunk */
+	return srdma_send_build(sc, RPCRDMA_HDR_MIN_SIZE, res, res->len,
+				res->len);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_reply_build_plain);
+
+/**
+ * srdma_reply_build_chunked - build the reply to any Call
+ * @sx: the connection
+ * @sc: Send context to fill
+ * @rc: the Call
+ * @res: the reply (rq_res)
+ * @rp: set to the plan (srdma_reply_plan())
+ *
+ * The Write chunks' payloads, the transport header, and the message
+ * inline or in the Reply chunk.
+ *
  * Return: 0, -EMSGSIZE if the reply fits no chunk the Call offered, or
  * another -errno.
  */
-static int srdma_reply_build(struct srdma_xprt *sx, struct srdma_send *sc,
-			     struct srdma_recv *rc, const struct xdr_buf *res,
-			     struct srdma_reply *rp)
+VISIBLE_IF_KUNIT int srdma_reply_build_chunked(struct srdma_xprt *sx,
+					       struct srdma_send *sc,
+					       struct srdma_recv *rc,
+					       const struct xdr_buf *res,
+					       struct srdma_reply *rp)
 {
 	enum srdma_reply_form form;
 	int hdr_len, err;
@@ -568,6 +619,19 @@ static int srdma_reply_build(struct srdma_xprt *sx, struct srdma_send *sc,
 	if (form == SRDMA_REPLY_LONG)
 		return srdma_reply_long(sx, sc, rc, res, rp);
 	return srdma_reply_build_inline(sc, res, rp, hdr_len);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_reply_build_chunked);
+
+/* Build @sc for the reply in @res; see srdma_reply_build_chunked(). */
+static int srdma_reply_build(struct srdma_xprt *sx, struct srdma_send *sc,
+			     struct srdma_recv *rc, const struct xdr_buf *res,
+			     struct srdma_reply *rp)
+{
+	const struct rpcrdma_chunk_lists *call = &rc->hdr.lists;
+
+	if (!call->nr_write_chunks && !call->has_reply)
+		return srdma_reply_build_plain(sx, sc, rc, res, rp);
+	return srdma_reply_build_chunked(sx, sc, rc, res, rp);
 }
 
 /**

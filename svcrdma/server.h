@@ -641,6 +641,15 @@ int srdma_sendto(struct svc_rqst *rqstp);
 int srdma_result_payload(struct svc_rqst *rqstp, unsigned int offset,
 			 unsigned int length);
 int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err);
+#if IS_ENABLED(CONFIG_KUNIT)
+int srdma_reply_build_plain(struct srdma_xprt *sx, struct srdma_send *sc,
+			    struct srdma_recv *rc, const struct xdr_buf *res,
+			    struct srdma_reply *rp);
+int srdma_reply_build_chunked(struct srdma_xprt *sx, struct srdma_send *sc,
+			      struct srdma_recv *rc,
+			      const struct xdr_buf *res,
+			      struct srdma_reply *rp);
+#endif
 
 /* backchannel.c */
 int srdma_bc_register(void);
