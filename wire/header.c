@@ -224,18 +224,18 @@ enum rpcrdma_wire_err rpcrdma_decode_hdr(struct rpcrdma_cursor *c,
 	hdr->vers_high = 0;
 	hdr->hdr_len = 0;
 	hdr->inline_len = 0;
-	rpcrdma_chunk_lists_reset(&hdr->lists);
 
 	err = rpcrdma_decode_fixed(c, hdr);
+	if (!err && hdr->vers != RPCRDMA_VERSION)
+		err = RPCRDMA_WIRE_ERR_VERSION;
+	/* The list decoder empties the lists itself. */
+	if (!err && (hdr->proc == RPCRDMA_MSG || hdr->proc == RPCRDMA_NOMSG))
+		return rpcrdma_decode_msg_body(c, dir, limits, hdr);
+	rpcrdma_chunk_lists_reset(&hdr->lists);
 	if (err)
 		return err;
-	if (hdr->vers != RPCRDMA_VERSION)
-		return RPCRDMA_WIRE_ERR_VERSION;
 
 	switch (hdr->proc) {
-	case RPCRDMA_MSG:
-	case RPCRDMA_NOMSG:
-		return rpcrdma_decode_msg_body(c, dir, limits, hdr);
 	case RPCRDMA_ERROR:
 		err = rpcrdma_decode_error_body(c, hdr);
 		if (err)
