@@ -564,7 +564,7 @@ VISIBLE_IF_KUNIT int srdma_reply_build_plain(struct srdma_xprt *sx,
 					     const struct xdr_buf *res,
 					     struct srdma_reply *rp)
 {
-	__be32 *p;
+	unsigned int hdr_len;
 
 	rp->nr_runs = 1;
 	rp->runs[0].start = 0;
@@ -573,13 +573,9 @@ VISIBLE_IF_KUNIT int srdma_reply_build_plain(struct srdma_xprt *sx,
 	rp->nomsg = false;
 	if ((u64)RPCRDMA_HDR_MIN_SIZE + res->len > sx->inline_send)
 		return -EMSGSIZE;
-	p = rpcrdma_put_fixed(sc->hdr_buf, rc->hdr.xid, sx->max_requests,
-			      RPCRDMA_MSG);
-	p[0] = xdr_zero;	/* Read list */
-	p[1] = xdr_zero;	/* Write list */
-	p[2] = xdr_zero;	/* Reply chunk */
-	return srdma_send_build(sc, RPCRDMA_HDR_MIN_SIZE, res, res->len,
-				res->len);
+	hdr_len = rpcrdma_put_msg_no_chunks(sc->hdr_buf, rc->hdr.xid,
+					    sx->max_requests);
+	return srdma_send_build(sc, hdr_len, res, res->len, res->len);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_reply_build_plain);
 

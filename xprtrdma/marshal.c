@@ -354,12 +354,8 @@ static int xrdma_register_plan(struct xrdma_req *req,
  */
 static inline void xrdma_inline_header(struct xrdma_req *req, u32 credits)
 {
-	__be32 *w = xrdma_put_fixed(req, credits, RPCRDMA_MSG);
-
-	w[0] = xdr_zero;	/* Read list */
-	w[1] = xdr_zero;	/* Write list */
-	w[2] = xdr_zero;	/* Reply chunk */
-	req->hdr_len = RPCRDMA_HDR_MIN_SIZE;
+	req->hdr_len = rpcrdma_put_msg_no_chunks(req->hdr_buf,
+						 req->rqst.rq_xid, credits);
 }
 
 /* The mountstats counters for a call sent as @p. */

@@ -293,6 +293,27 @@ static inline __be32 *rpcrdma_put_fixed(__be32 *p, __be32 xid, u32 credits,
 }
 
 /**
+ * rpcrdma_put_msg_no_chunks - write an RDMA_MSG header with no chunks
+ * @p: XDR-aligned buffer with room for RPCRDMA_HDR_MIN_SIZE bytes
+ * @xid: rdma_xid, in wire byte order
+ * @credits: credits requested (call) or granted (reply)
+ *
+ * The header of most calls and replies: the fixed words and three empty
+ * lists.
+ *
+ * Return: its length, RPCRDMA_HDR_MIN_SIZE.
+ */
+static inline unsigned int rpcrdma_put_msg_no_chunks(__be32 *p, __be32 xid,
+						     u32 credits)
+{
+	p = rpcrdma_put_fixed(p, xid, credits, RPCRDMA_MSG);
+	p[0] = xdr_zero;	/* Read list */
+	p[1] = xdr_zero;	/* Write list */
+	p[2] = xdr_zero;	/* Reply chunk */
+	return RPCRDMA_HDR_MIN_SIZE;
+}
+
+/**
  * rpcrdma_cursor_init - start decoding received bytes
  * @c: cursor to set up
  * @buf: the received bytes, 4-byte aligned
