@@ -58,15 +58,15 @@ event() {
 	local n=$1 kind=$2
 	case "$kind" in
 	link-flap)
-		ip link set eth0 down
+		bounded 30 "eth0 down" ip link set eth0 down
 		sleep "${FLAP_SECONDS:-1}"
-		ip link set eth0 up ;;
+		bounded 30 "eth0 up" ip link set eth0 up ;;
 	device-readd)
 		bounded 60 "removing the client's RDMA device" \
 			rdma link delete "$(rdma_link_name eth0)"
-		rdma_link eth0 ;;
+		bounded 60 "adding the client's RDMA device" rdma_link eth0 ;;
 	sysfs-disconnect)
-		sysfs_disconnect ;;
+		bounded 60 "the sysfs disconnect" sysfs_disconnect ;;
 	bond-failover)
 		signal_peer "server-event-$n-server-bond-failover"
 		bond_failover
@@ -97,7 +97,7 @@ load_rpcrdma "$module"
 wait_peer server-ready 180
 nfs_mount 4.2 192.0.2.1 /mnt
 mount_xprt_line /mnt
-mkdir -p /mnt/fio
+bounded 60 "mkdir /mnt/fio" mkdir -p /mnt/fio
 step "fio with verify and a stamping writer, then ${EVENTS:-10} forced disconnects"
 # fio ends when /tmp/fio.stop appears (its trigger file), so that its exit
 # status counts the jobs that failed (a signal would make it 128 whatever
@@ -170,7 +170,7 @@ fio_jobs_ok /tmp/fio.out 2 && [ "$rc" = 0 ] && ! grep -q '^verify:' /tmp/fio.log
 	cat /tmp/fio.log
 	fail "fio reported an error or a verify failure (exit $rc)"
 }
-writer_check /mnt/w || fail "the writer's file differs from its source"
+bounded 120 "comparing the writer's file with its source" writer_check /mnt/w
 # Overall, then per kind: median and worst.
 resume_summary() {
 	sort -n | awk -v what="$1" '{ a[NR] = $1 }

@@ -114,11 +114,11 @@ while :; do
 	step "event $n: $kind"
 	case "$kind" in
 	nfsd-restart)
-		nfs_server_restart 1 ;;
+		bounded 180 "restarting nfsd" nfs_server_restart 1 ;;
 	server-link-flap)
-		ip link set eth0 down
+		bounded 30 "eth0 down" ip link set eth0 down
 		sleep 1
-		ip link set eth0 up
+		bounded 30 "eth0 up" ip link set eth0 up
 		# What the server side looks like while the client reconnects.
 		(for t in 10 40 90; do
 			sleep $((t - ${last:-0})); last=$t
@@ -128,7 +128,7 @@ while :; do
 	server-device-readd)
 		timeout 60 rdma link delete "$(rdma_link_name eth0)" ||
 			fail "removing the server's RDMA device hung"
-		rdma_link eth0 ;;
+		bounded 60 "adding the server's RDMA device" rdma_link eth0 ;;
 	server-bond-failover)
 		bond_failover
 		check_relisten ;;
@@ -136,8 +136,8 @@ while :; do
 		bounded 120 "rpc.nfsd 0" rpc.nfsd 0
 		unload_rpcrdma
 		if [ "$module" = ours ]; then module=stock; else module=ours; fi
-		load_rpcrdma "$module"
-		nfsd_start
+		bounded 120 "loading the $module rpcrdma" load_rpcrdma "$module"
+		bounded 120 "starting nfsd" nfsd_start
 		echo "now serving with the $module rpcrdma" ;;
 	*) fail "unknown server event $kind" ;;
 	esac
