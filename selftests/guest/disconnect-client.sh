@@ -95,7 +95,7 @@ else
 fi
 load_rpcrdma "$module"
 wait_peer server-ready 180
-nfs_mount 4.2 192.0.2.1 /mnt
+bounded 180 "the first mount" nfs_mount 4.2 192.0.2.1 /mnt
 mount_xprt_line /mnt
 bounded 60 "mkdir /mnt/fio" mkdir -p /mnt/fio
 step "fio with verify and a stamping writer, then ${EVENTS:-10} forced disconnects"
