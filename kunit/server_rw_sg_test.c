@@ -8,7 +8,8 @@
  * head, pages and tail, exactly as many as rpcrdma_xdr_parts_runs()
  * counts.  A reference walk, one byte at a time, says what the pieces
  * are.  A count that is off must be refused by the fill, a range that
- * runs past the tail by the split.
+ * runs past the tail by the split.  A Read's bytes in a page vector
+ * (srdma_rw_fill_pages()) must come out as the xdr_buf fill makes them.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -198,8 +199,96 @@ out:
 	free_pages((unsigned long)tail_mem, 1);
 }
 
+/**
+ * struct rwpg_vec - a Read's bytes in a page vector (srdma_rw_fill_pages())
+ * @name: what it looks like
+ * @pos: first byte, from the start of the first page
+ * @len: bytes
+ */
+struct rwpg_vec {
+	const char *name;
+	unsigned int pos, len;
+};
+
+static const struct rwpg_vec rwpg_vecs[] = {
+	{ "a 4 KiB write's data item", 0, PG },
+	{ "one byte", 0, 1 },
+	{ "a page from mid-page", 120, PG },
+	{ "two bytes across a page boundary", PG - 1, 2 },
+	{ "the last bytes of a page", PG - 4, 4 },
+	{ "the first bytes of the second page", PG, 3 },
+	{ "a chunk after a reduced stream", 3 * PG + 5, 2 * PG },
+	{ "every page", 0, RWSG_PAGES * PG },
+};
+
+static void rwpg_desc(const struct rwpg_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rwpg, rwpg_vecs, rwpg_desc);
+
+/*
+ * The page-vector fill gives what the xdr_buf fill gives for a buffer of
+ * those pages alone, and what the byte walk finds, in as many entries as
+ * the range touches pages.
+ */
+static void rw_fill_pages_case(struct kunit *test)
+{
+	const struct rwpg_vec *v = test->param_value;
+	struct rwsg_piece want[RWSG_MAX_ENTS + 1];
+	struct page *pages[RWSG_PAGES] = {};
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	struct scatterlist *by_pages, *by_xdr, *a, *b;
+	struct xdr_buf xdr = {};
+	unsigned int nents, nwant, i;
+	int nparts;
+
+	for (i = 0; i < RWSG_PAGES; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+	}
+	xdr.pages = pages;
+	xdr.page_len = RWSG_PAGES * PG;
+	xdr.len = xdr.page_len;
+	nparts = rpcrdma_xdr_range_parts(&xdr, v->pos, v->len, part);
+	KUNIT_ASSERT_GT(test, nparts, 0);
+	nents = rpcrdma_xdr_parts_runs(part, nparts, 1);
+	KUNIT_ASSERT_LE(test, nents, (unsigned int)RWSG_MAX_ENTS);
+	KUNIT_EXPECT_EQ(test, nents,
+			(unsigned int)DIV_ROUND_UP(v->pos % PG + v->len, PG));
+
+	by_pages = kunit_kcalloc(test, nents, sizeof(*by_pages), GFP_KERNEL);
+	by_xdr = kunit_kcalloc(test, nents, sizeof(*by_xdr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, by_pages);
+	KUNIT_ASSERT_NOT_NULL(test, by_xdr);
+	sg_init_table(by_pages, nents);
+	sg_init_table(by_xdr, nents);
+	srdma_rw_fill_pages(by_pages, pages, v->pos, v->len);
+	KUNIT_ASSERT_TRUE(test, srdma_rw_fill_sg(by_xdr, nents, part, nparts));
+	nwant = rwsg_reference(&xdr, v->pos, v->len, want);
+	KUNIT_EXPECT_EQ(test, nents, nwant);
+
+	a = by_pages;
+	b = by_xdr;
+	for (i = 0; i < min(nents, nwant); i++) {
+		KUNIT_EXPECT_PTR_EQ(test, sg_page(a), want[i].page);
+		KUNIT_EXPECT_EQ(test, a->offset, want[i].off);
+		KUNIT_EXPECT_EQ(test, a->length, want[i].len);
+		KUNIT_EXPECT_PTR_EQ(test, sg_page(a), sg_page(b));
+		KUNIT_EXPECT_EQ(test, a->offset, b->offset);
+		KUNIT_EXPECT_EQ(test, a->length, b->length);
+		a = sg_next(a);
+		b = sg_next(b);
+	}
+
+	for (i = 0; i < RWSG_PAGES; i++)
+		__free_page(pages[i]);
+}
+
 static struct kunit_case rpcrdma_server_rw_sg_cases[] = {
 	KUNIT_CASE_PARAM(rw_fill_sg_case, rwsg_gen_params),
+	KUNIT_CASE_PARAM(rw_fill_pages_case, rwpg_gen_params),
 	{}
 };
 

@@ -207,32 +207,29 @@ static int srdma_call_fill(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
 	const void *inl = rc->rb.buf + rc->hdr.hdr_len;
-	struct xdr_buf dst = {
-		.pages	= rqstp->rq_pages,
-		.page_len = lo->npages << PAGE_SHIFT,
-		.len	= lo->npages << PAGE_SHIFT,
-		.buflen	= lo->npages << PAGE_SHIFT,
-	};
 	unsigned int i;
 	int err = 0;
 
 	for (i = 0; i < lo->nr_pieces && !err; i++) {
 		const struct srdma_piece *p = &lo->pieces[i];
 
+		/* The plan keeps within its pages; never write past them. */
+		if (WARN_ON_ONCE(p->pos + p->len > lo->npages << PAGE_SHIFT))
+			return -EIO;
 		switch (p->src) {
 		case SRDMA_PIECE_INLINE:
 			srdma_copy_to_pages(rqstp->rq_pages, p->pos,
 					    inl + p->from, p->len);
 			break;
 		case SRDMA_PIECE_CALL:
-			err = srdma_rw_chunk(sx, rws, &dst, p->pos, p->len,
-					     &cl->read[0], p->from,
-					     DMA_FROM_DEVICE);
+			err = srdma_rw_read_pages(sx, rws, rqstp->rq_pages,
+						  p->pos, p->len,
+						  &cl->read[0], p->from);
 			break;
 		case SRDMA_PIECE_CHUNK:
-			err = srdma_rw_chunk(sx, rws, &dst, p->pos, p->len,
-					     &cl->read[p->chunk], 0,
-					     DMA_FROM_DEVICE);
+			err = srdma_rw_read_pages(sx, rws, rqstp->rq_pages,
+						  p->pos, p->len,
+						  &cl->read[p->chunk], 0);
 			break;
 		case SRDMA_PIECE_PAD:
 			srdma_copy_to_pages(rqstp->rq_pages, p->pos, NULL,

@@ -99,6 +99,40 @@ VISIBLE_IF_KUNIT bool srdma_rw_fill_sg(struct scatterlist *sgl,
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_fill_sg);
 
 /**
+ * srdma_rw_pages_nents - scatterlist entries for bytes of a page vector
+ * @pos: first byte, counted from the start of the first page
+ * @len: bytes
+ *
+ * Return: the pages the range touches, one entry each.
+ */
+static inline unsigned int srdma_rw_pages_nents(unsigned int pos,
+						unsigned int len)
+{
+	return DIV_ROUND_UP(offset_in_page(pos) + len, PAGE_SIZE);
+}
+
+/**
+ * srdma_rw_fill_pages - describe bytes of a page vector in a scatterlist
+ * @sgl: the scatterlist, srdma_rw_pages_nents(@pos, @len) entries
+ * @pages: the page vector
+ * @pos: first byte, counted from the start of @pages[0]
+ * @len: bytes, at least one
+ *
+ * What srdma_rw_fill_sg() makes of an xdr_buf whose only part is these
+ * bytes, without the walk over head, pages and tail: a Read lands in
+ * rq_pages alone.
+ */
+VISIBLE_IF_KUNIT void srdma_rw_fill_pages(struct scatterlist *sgl,
+					  struct page **pages,
+					  unsigned int pos, unsigned int len)
+{
+	unsigned int left = srdma_rw_pages_nents(pos, len);
+
+	srdma_sg_pages(&sgl, &left, pages, pos, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_fill_pages);
+
+/**
  * srdma_rw_get - a context for a segment of @nents pieces
  * @sx: the connection
  * @nents: scatterlist entries the segment needs
@@ -181,8 +215,13 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_rw_cache_destroy);
  * DMA_FROM_DEVICE for a Read).  Return: the DMA-mapped context, or an
  * ERR_PTR().
  */
+/*
+ * A context for @len bytes at @offset of @xdr, or, with @xdr NULL, at
+ * byte @offset of the page vector @pages.
+ */
 static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 					const struct xdr_buf *xdr,
+					struct page **pages,
 					unsigned int offset, unsigned int len,
 					const struct rpcrdma_segment *seg,
 					enum dma_data_direction dir)
@@ -192,6 +231,14 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 	struct srdma_rw *rw;
 	int nparts, rc;
 
+	if (!xdr) {
+		nents = srdma_rw_pages_nents(offset, len);
+		rw = srdma_rw_get(sx, nents);
+		if (!rw)
+			return ERR_PTR(-ENOMEM);
+		srdma_rw_fill_pages(rw->sgt.sgl, pages, offset, len);
+		goto init;
+	}
 	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
 	if (nparts <= 0)
 		return ERR_PTR(-EINVAL);
@@ -204,6 +251,7 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 		srdma_rw_put(sx, rw);
 		return ERR_PTR(-EIO);
 	}
+init:
 	rw->nents = nents;
 	rw->dir = dir;
 	rc = rdma_rw_ctx_init(&rw->ctx, sx->ib.qp, sx->port_num, rw->sgt.sgl,
@@ -270,6 +318,41 @@ void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws)
 	spin_unlock(&sx->send_lock);
 }
 
+/* srdma_rw_chunk() on @xdr, or with @xdr NULL srdma_rw_read_pages(). */
+static int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
+			     const struct xdr_buf *xdr, struct page **pages,
+			     unsigned int offset, unsigned int len,
+			     const struct rpcrdma_chunk *chunk,
+			     unsigned int chunk_off,
+			     enum dma_data_direction dir)
+{
+	unsigned int i;
+
+	if (chunk_off > chunk->length || len > chunk->length - chunk_off)
+		return -EMSGSIZE;
+	for (i = 0; i < chunk->nsegs && len; i++) {
+		struct rpcrdma_segment seg = chunk->segs[i];
+		struct srdma_rw *rw;
+		unsigned int n;
+
+		if (chunk_off >= seg.length) {
+			chunk_off -= seg.length;
+			continue;
+		}
+		seg.offset += chunk_off;
+		seg.length -= chunk_off;
+		chunk_off = 0;
+		n = min(len, seg.length);
+		rw = srdma_rw_create(sx, xdr, pages, offset, n, &seg, dir);
+		if (IS_ERR(rw))
+			return PTR_ERR(rw);
+		list_add_tail(&rw->node, rws);
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /**
  * srdma_rw_chunk - prepare moving bytes to or from the segments of a chunk
  * @sx: the connection
@@ -289,31 +372,31 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   unsigned int len, const struct rpcrdma_chunk *chunk,
 		   unsigned int chunk_off, enum dma_data_direction dir)
 {
-	unsigned int i;
+	return srdma_rw_segments(sx, rws, xdr, NULL, offset, len, chunk,
+				 chunk_off, dir);
+}
 
-	if (chunk_off > chunk->length || len > chunk->length - chunk_off)
-		return -EMSGSIZE;
-	for (i = 0; i < chunk->nsegs && len; i++) {
-		struct rpcrdma_segment seg = chunk->segs[i];
-		struct srdma_rw *rw;
-		unsigned int n;
-
-		if (chunk_off >= seg.length) {
-			chunk_off -= seg.length;
-			continue;
-		}
-		seg.offset += chunk_off;
-		seg.length -= chunk_off;
-		chunk_off = 0;
-		n = min(len, seg.length);
-		rw = srdma_rw_create(sx, xdr, offset, n, &seg, dir);
-		if (IS_ERR(rw))
-			return PTR_ERR(rw);
-		list_add_tail(&rw->node, rws);
-		offset += n;
-		len -= n;
-	}
-	return 0;
+/**
+ * srdma_rw_read_pages - prepare reading the segments of a chunk into pages
+ * @sx: the connection
+ * @rws: list the contexts are added to
+ * @pages: local memory, a page vector (rq_pages)
+ * @pos: where the first byte lands, counted from the start of @pages[0]
+ * @len: bytes to read
+ * @chunk: the remote chunk
+ * @chunk_off: bytes of @chunk to skip
+ *
+ * srdma_rw_chunk() with DMA_FROM_DEVICE, for memory that is pages alone.
+ *
+ * Return: 0; -EMSGSIZE if the bytes do not fit in @chunk; or -errno.
+ */
+int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
+			struct page **pages, unsigned int pos,
+			unsigned int len, const struct rpcrdma_chunk *chunk,
+			unsigned int chunk_off)
+{
+	return srdma_rw_segments(sx, rws, NULL, pages, pos, len, chunk,
+				 chunk_off, DMA_FROM_DEVICE);
 }
 
 /**

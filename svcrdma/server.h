@@ -609,6 +609,10 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   const struct xdr_buf *xdr, unsigned int offset,
 		   unsigned int len, const struct rpcrdma_chunk *chunk,
 		   unsigned int chunk_off, enum dma_data_direction dir);
+int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
+			struct page **pages, unsigned int pos,
+			unsigned int len, const struct rpcrdma_chunk *chunk,
+			unsigned int chunk_off);
 void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_cache_destroy(struct srdma_xprt *sx);
@@ -617,6 +621,8 @@ struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx, unsigned int nents);
 void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw);
 bool srdma_rw_fill_sg(struct scatterlist *sgl, unsigned int nents,
 		      const struct rpcrdma_xdr_part *part, int nparts);
+void srdma_rw_fill_pages(struct scatterlist *sgl, struct page **pages,
+			 unsigned int pos, unsigned int len);
 #endif
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
