@@ -757,7 +757,167 @@ static void check_reply_read_list_case(struct kunit *test)
 			RPCRDMA_WIRE_ERR_READ_IN_REPLY);
 }
 
+/*
+ * The one-Read-segment shortcut of rpcrdma_decode_chunk_lists() against
+ * the list decoders it stands in for: each vector is the lists of a
+ * call, one Read segment or something close to it, with limits and
+ * storage; both decodes must give the same verdict, consume the same
+ * words and store the same lists.
+ */
+struct one_read_case {
+	const char *desc;
+	u32 pos, len;
+	u32 rest[6];
+	unsigned int nrest;
+	enum rpcrdma_msg_dir dir;
+	struct rpcrdma_wire_limits limits;
+	bool no_limits;
+	unsigned int max_chunks, max_segs;
+	enum rpcrdma_wire_err expect;
+};
+
+#define OR_LIM		{ 4, 16, 4, 16 }
+
+/* Each vector: a Read segment at pos of len bytes, then rest[]. */
+static const struct one_read_case one_read_cases[] = {
+	{ "a 4 KiB write", 120, 4096, { 0, 0, 0 }, 3, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "without limits", 120, 4096, { 0, 0, 0 }, 3, RPCRDMA_DIR_CALL, {},
+	  true, 8, 16, RPCRDMA_WIRE_OK },
+	{ "position zero", 0, 200, { 0, 0, 0 }, 3, RPCRDMA_DIR_CALL, OR_LIM,
+	  false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "the largest length", 8, 0xffffffff, { 0, 0, 0 }, 3,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "words after the lists", 8, 4096, { 0, 0, 0, 7, 8 }, 5,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "position not a multiple of four", 122, 4096, { 0, 0, 0 }, 3,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_POS_UNALIGNED },
+	{ "zero length", 120, 0, { 0, 0, 0 }, 3, RPCRDMA_DIR_CALL, OR_LIM,
+	  false, 8, 16, RPCRDMA_WIRE_ERR_ZERO_LENGTH },
+	{ "in a reply", 120, 4096, { 0, 0, 0 }, 3, RPCRDMA_DIR_REPLY, OR_LIM,
+	  false, 8, 16, RPCRDMA_WIRE_ERR_READ_IN_REPLY },
+	{ "no Read segment allowed", 120, 4096, { 0, 0, 0 }, 3,
+	  RPCRDMA_DIR_CALL, { 4, 0, 4, 16 }, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TOO_MANY_SEGS },
+	{ "no Read chunk allowed", 120, 4096, { 0, 0, 0 }, 3,
+	  RPCRDMA_DIR_CALL, { 0, 16, 4, 16 }, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS },
+	{ "no segment per chunk allowed", 120, 4096, { 0, 0, 0 }, 3,
+	  RPCRDMA_DIR_CALL, { 4, 16, 4, 0 }, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TOO_MANY_SEGS },
+	{ "no segment storage", 120, 4096, { 0, 0, 0 }, 3, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 0, RPCRDMA_WIRE_ERR_NO_STORAGE },
+	{ "no chunk storage", 120, 4096, { 0, 0, 0 }, 3, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 0, 16, RPCRDMA_WIRE_ERR_NO_STORAGE },
+	{ "the Reply chunk's word missing", 120, 4096, { 0, 0 }, 2,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TRUNCATED },
+	{ "a second Read segment", 120, 4096, { 1, 120, 7, 8, 0, 0 }, 6,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TRUNCATED },
+	{ "a Write chunk", 120, 4096, { 0, 1, 0, 0, 0 }, 5, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "a Reply chunk", 120, 4096, { 0, 0, 1, 0 }, 4, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "a bad Read list end", 120, 4096, { 2, 0, 0 }, 3, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_ERR_BAD_DISCRIM },
+};
+
+static void one_read_desc(const struct one_read_case *v, char *desc)
+{
+	strscpy(desc, v->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(one_read, one_read_cases, one_read_desc);
+
+/* rpcrdma_decode_chunk_lists() without its one-Read-segment shortcut. */
+static enum rpcrdma_wire_err
+one_read_generic(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
+		 const struct rpcrdma_wire_limits *limits,
+		 struct rpcrdma_chunk_lists *cl)
+{
+	enum rpcrdma_wire_err err;
+
+	rpcrdma_chunk_lists_reset(cl);
+	if (!rpcrdma_cursor_skip_zero(c)) {
+		err = rpcrdma_decode_read_list(c, dir, limits, cl);
+		if (err)
+			return err;
+	}
+	if (!rpcrdma_cursor_skip_zero(c)) {
+		err = rpcrdma_decode_write_list(c, dir, limits, cl);
+		if (err)
+			return err;
+	}
+	if (rpcrdma_cursor_skip_zero(c))
+		return RPCRDMA_WIRE_OK;
+	return rpcrdma_decode_reply_chunk(c, dir, limits, cl);
+}
+
+static void one_read_case(struct kunit *test)
+{
+	const struct one_read_case *v = test->param_value;
+	const struct rpcrdma_wire_limits *limits =
+		v->no_limits ? NULL : &v->limits;
+	struct wt_hdr *a = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
+	struct wt_hdr *b = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
+	struct rpcrdma_chunk_lists *la = &a->hdr.lists, *lb = &b->hdr.lists;
+	struct rpcrdma_cursor ca, cb;
+	size_t len = (6 + v->nrest) * XDR_UNIT;
+	enum rpcrdma_wire_err ea, eb;
+	__be32 words[12];
+	unsigned int i;
+
+	words[0] = xdr_one;
+	words[1] = cpu_to_be32(v->pos);
+	words[2] = cpu_to_be32(0x5a5a);
+	words[3] = cpu_to_be32(v->len);
+	words[4] = cpu_to_be32(0x1);
+	words[5] = cpu_to_be32(0x2000);
+	for (i = 0; i < v->nrest; i++)
+		words[6 + i] = cpu_to_be32(v->rest[i]);
+
+	/* Stale contents: the decode must set what it reports. */
+	memset(a->chunks, 0xa5, sizeof(a->chunks));
+	memset(a->segs, 0xa5, sizeof(a->segs));
+	memset(b->chunks, 0xa5, sizeof(b->chunks));
+	memset(b->segs, 0xa5, sizeof(b->segs));
+	wt_cursor_init(test, &ca, words, len);
+	wt_cursor_init(test, &cb, words, len);
+	ea = rpcrdma_decode_chunk_lists(&ca, v->dir, limits, la);
+	eb = one_read_generic(&cb, v->dir, limits, lb);
+	KUNIT_EXPECT_EQ(test, ea, v->expect);
+	KUNIT_EXPECT_EQ(test, ea, eb);
+	if (ea != RPCRDMA_WIRE_OK || eb != RPCRDMA_WIRE_OK)
+		return;
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&ca), rpcrdma_cursor_pos(&cb));
+	KUNIT_EXPECT_EQ(test, la->nr_read_chunks, lb->nr_read_chunks);
+	KUNIT_EXPECT_EQ(test, la->nr_read_segs, lb->nr_read_segs);
+	KUNIT_EXPECT_EQ(test, la->nr_write_chunks, lb->nr_write_chunks);
+	KUNIT_EXPECT_EQ(test, la->nr_write_segs, lb->nr_write_segs);
+	KUNIT_EXPECT_EQ(test, la->used_segs, lb->used_segs);
+	KUNIT_EXPECT_EQ(test, la->has_reply, lb->has_reply);
+	KUNIT_EXPECT_EQ(test, la->read - a->chunks, lb->read - b->chunks);
+	KUNIT_EXPECT_EQ(test, la->write - a->chunks, lb->write - b->chunks);
+	KUNIT_EXPECT_EQ(test, la->reply.length, lb->reply.length);
+	KUNIT_EXPECT_EQ(test, la->reply.nsegs, lb->reply.nsegs);
+	for (i = 0; i < la->nr_read_chunks + la->nr_write_chunks; i++) {
+		KUNIT_EXPECT_EQ(test, la->chunks[i].position,
+				lb->chunks[i].position);
+		KUNIT_EXPECT_EQ(test, la->chunks[i].length,
+				lb->chunks[i].length);
+		KUNIT_EXPECT_EQ(test, la->chunks[i].nsegs,
+				lb->chunks[i].nsegs);
+		KUNIT_EXPECT_EQ(test, la->chunks[i].segs - a->segs,
+				lb->chunks[i].segs - b->segs);
+	}
+	KUNIT_EXPECT_MEMEQ(test, a->segs, b->segs,
+			   la->used_segs * sizeof(a->segs[0]));
+}
+
 static struct kunit_case rpcrdma_wire_chunk_cases[] = {
+	KUNIT_CASE_PARAM(one_read_case, one_read_gen_params),
 	KUNIT_CASE(read_one_chunk_case),
 	KUNIT_CASE(read_two_chunks_case),
 	KUNIT_CASE(long_call_chunk_case),

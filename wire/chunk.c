@@ -457,6 +457,52 @@ rpcrdma_decode_reply_chunk(struct rpcrdma_cursor *c,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_reply_chunk);
 
+/* Words of a call's lists with one Read segment and nothing else. */
+#define RPCRDMA_ONE_READ_WORDS	(2 + RPCRDMA_SEGMENT_WORDS + 3)
+
+/*
+ * The lists of an NFS WRITE's call: one Read segment, the end of the
+ * Read list, an empty Write list and no Reply chunk.  Stores what
+ * rpcrdma_decode_read_list() and the rest would store for them, without
+ * their loops, and returns true.  Returns false, with nothing consumed
+ * or stored, for any other shape, and for a Read segment whose position,
+ * length, limits or storage the general decoder is to judge.
+ */
+static bool rpcrdma_decode_one_read(struct rpcrdma_cursor *c,
+				    enum rpcrdma_msg_dir dir,
+				    const struct rpcrdma_wire_limits *limits,
+				    struct rpcrdma_chunk_lists *cl)
+{
+	const __be32 *p = c->p;
+	struct rpcrdma_chunk *chunk = cl->chunks;
+	u32 position;
+
+	if (rpcrdma_cursor_words_left(c) < RPCRDMA_ONE_READ_WORDS ||
+	    p[0] != xdr_one || p[6] != xdr_zero || p[7] != xdr_zero ||
+	    p[8] != xdr_zero || dir != RPCRDMA_DIR_CALL)
+		return false;
+	position = be32_to_cpup(p + 1);
+	if ((position & 3) || p[3] == xdr_zero)
+		return false;
+	if (limits && (!limits->max_read_segs || !limits->max_read_chunks ||
+		       !limits->max_chunk_segs))
+		return false;
+	if (!cl->max_segs || !cl->max_chunks)
+		return false;
+
+	rpcrdma_xdr_decode_segment(p + 2, &cl->segs[0]);
+	chunk->position = position;
+	chunk->length = cl->segs[0].length;
+	chunk->nsegs = 1;
+	chunk->segs = cl->segs;
+	cl->nr_read_chunks = 1;
+	cl->nr_read_segs = 1;
+	cl->write = cl->chunks + 1;
+	cl->used_segs = 1;
+	c->p = p + RPCRDMA_ONE_READ_WORDS;
+	return true;
+}
+
 /**
  * rpcrdma_decode_chunk_lists - decode the Read list, Write list and Reply
  *	chunk of an RDMA_MSG or RDMA_NOMSG header
@@ -482,6 +528,8 @@ rpcrdma_decode_chunk_lists(struct rpcrdma_cursor *c,
 	rpcrdma_chunk_lists_reset(cl);
 	/* Most lists are empty: each is then one zero word, taken here. */
 	if (!rpcrdma_cursor_skip_zero(c)) {
+		if (rpcrdma_decode_one_read(c, dir, limits, cl))
+			return RPCRDMA_WIRE_OK;
 		err = rpcrdma_decode_read_list(c, dir, limits, cl);
 		if (err)
 			return err;
