@@ -4,7 +4,8 @@
 # sets), in the same boot.  For each, the memory in use is read
 # before the storm, with STORM_COUNT connections held, and after they
 # are closed: per connection, and back where it was (unless
-# STORM_CHECK_MEMORY=0).  With our module, /proc/net/rpcrdma is read
+# STORM_CHECK_MEMORY=0), with the vmalloc callers and slab caches that
+# grew most.  With our module, /proc/net/rpcrdma is read
 # without a pause while the connections come and go (which KASAN and
 # lockdep watch in test 73); it must list them all while they are held,
 # and none once they are closed but the mount's own.
@@ -20,6 +21,25 @@ mem_used() {
 	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 }
 	     /^Buffers:/ { b = $2 } /^Cached:/ { c = $2 } /^Slab:/ { s = $2 }
 	     END { print t - f - b - c, s }' /proc/meminfo
+}
+
+# Where the memory goes: bytes of vmalloc per caller and of slab per
+# cache, one "NAME BYTES" line each, into FILE (mem_snapshot FILE).
+mem_snapshot() {
+	{
+		awk '$3 !~ /^(ioremap|vmap|unpurged|pages=)/ { v[$3] += $2 }
+		     END { for (k in v) print "vmalloc:" k, v[k] }' /proc/vmallocinfo
+		awk 'NR > 2 { print "slab:" $1, $2 * $4 }' /proc/slabinfo
+	} >"$1"
+}
+
+# mem_breakdown BEFORE DURING: the eight callers and caches that grew
+# most, in KiB per connection, from two mem_snapshot files.
+mem_breakdown() {
+	awk -v n="$count" 'NR == FNR { b[$1] = $2; next }
+		{ d = ($2 - b[$1]) / n / 1024; if (d >= 1) printf "%.1f %s\n", d, $1 }' \
+		"$1" "$2" | sort -rn | head -8 |
+		awk -v m="$module" '{ printf "storm %s: %7.1f KiB each in %s\n", m, $1, $2 }'
 }
 
 # STORM_GRAPH=1: time the transport's accept method (srdma_accept or
@@ -145,6 +165,7 @@ for module in ${STORM_MODULES:?set by test 72 or 73}; do
 	nfs_server_start
 	set -- $(mem_used)
 	before=$1 slab_before=$2
+	mem_snapshot /tmp/mem.before
 	graph_start "$module"
 	[ "$module" = ours ] && table_reader_start
 	signal_peer "storm-ready-$n-$module"
@@ -154,7 +175,9 @@ for module in ${STORM_MODULES:?set by test 72 or 73}; do
 	[ "$module" = ours ] && table_held=$(table_connections)
 	set -- $(mem_used)
 	during=$1 slab_during=$2
+	mem_snapshot /tmp/mem.during
 	echo "$module: $held connections held"
+	mem_breakdown /tmp/mem.before /tmp/mem.during
 	signal_peer "storm-measured-$n-$module"
 	wait_peer "storm-closed-$n-$module" 0
 	for _ in $(seq 120); do
