@@ -831,30 +831,6 @@ static void one_read_desc(const struct one_read_case *v, char *desc)
 
 KUNIT_ARRAY_PARAM(one_read, one_read_cases, one_read_desc);
 
-/* rpcrdma_decode_chunk_lists() without its one-Read-segment shortcut. */
-static enum rpcrdma_wire_err
-one_read_generic(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
-		 const struct rpcrdma_wire_limits *limits,
-		 struct rpcrdma_chunk_lists *cl)
-{
-	enum rpcrdma_wire_err err;
-
-	rpcrdma_chunk_lists_reset(cl);
-	if (!rpcrdma_cursor_skip_zero(c)) {
-		err = rpcrdma_decode_read_list(c, dir, limits, cl);
-		if (err)
-			return err;
-	}
-	if (!rpcrdma_cursor_skip_zero(c)) {
-		err = rpcrdma_decode_write_list(c, dir, limits, cl);
-		if (err)
-			return err;
-	}
-	if (rpcrdma_cursor_skip_zero(c))
-		return RPCRDMA_WIRE_OK;
-	return rpcrdma_decode_reply_chunk(c, dir, limits, cl);
-}
-
 static void one_read_case(struct kunit *test)
 {
 	const struct one_read_case *v = test->param_value;
@@ -886,7 +862,7 @@ static void one_read_case(struct kunit *test)
 	wt_cursor_init(test, &ca, words, len);
 	wt_cursor_init(test, &cb, words, len);
 	ea = rpcrdma_decode_chunk_lists(&ca, v->dir, limits, la);
-	eb = one_read_generic(&cb, v->dir, limits, lb);
+	eb = rpcrdma_decode_chunk_lists_general(&cb, v->dir, limits, lb);
 	KUNIT_EXPECT_EQ(test, ea, v->expect);
 	KUNIT_EXPECT_EQ(test, ea, eb);
 	if (ea != RPCRDMA_WIRE_OK || eb != RPCRDMA_WIRE_OK)

@@ -503,6 +503,60 @@ static bool rpcrdma_decode_one_read(struct rpcrdma_cursor *c,
 	return true;
 }
 
+/*
+ * rpcrdma_decode_chunk_lists(), with or without the one-Read-segment
+ * shortcut: a constant, so each caller gets its own copy of the body.
+ */
+static __always_inline enum rpcrdma_wire_err
+rpcrdma_decode_lists(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
+		     const struct rpcrdma_wire_limits *limits,
+		     struct rpcrdma_chunk_lists *cl, bool shortcut)
+{
+	enum rpcrdma_wire_err err;
+
+	rpcrdma_chunk_lists_reset(cl);
+	/* Most lists are empty: each is then one zero word, taken here. */
+	if (!rpcrdma_cursor_skip_zero(c)) {
+		if (shortcut && rpcrdma_decode_one_read(c, dir, limits, cl))
+			return RPCRDMA_WIRE_OK;
+		err = rpcrdma_decode_read_list(c, dir, limits, cl);
+		if (err)
+			return err;
+	}
+	if (!rpcrdma_cursor_skip_zero(c)) {
+		err = rpcrdma_decode_write_list(c, dir, limits, cl);
+		if (err)
+			return err;
+	}
+	if (rpcrdma_cursor_skip_zero(c))
+		return RPCRDMA_WIRE_OK;
+	return rpcrdma_decode_reply_chunk(c, dir, limits, cl);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * rpcrdma_decode_chunk_lists_general - rpcrdma_decode_chunk_lists()
+ *	without the one-Read-segment shortcut
+ * @c: cursor after the fixed header words
+ * @dir: message direction
+ * @limits: work bounds, or NULL
+ * @cl: lists to fill (emptied first)
+ *
+ * The list decoders alone: what KUnit compares the shortcut with.
+ *
+ * Return: RPCRDMA_WIRE_OK or the first rule broken.
+ */
+enum rpcrdma_wire_err
+rpcrdma_decode_chunk_lists_general(struct rpcrdma_cursor *c,
+				   enum rpcrdma_msg_dir dir,
+				   const struct rpcrdma_wire_limits *limits,
+				   struct rpcrdma_chunk_lists *cl)
+{
+	return rpcrdma_decode_lists(c, dir, limits, cl, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists_general);
+#endif
+
 /**
  * rpcrdma_decode_chunk_lists - decode the Read list, Write list and Reply
  *	chunk of an RDMA_MSG or RDMA_NOMSG header
@@ -523,25 +577,7 @@ rpcrdma_decode_chunk_lists(struct rpcrdma_cursor *c,
 			   const struct rpcrdma_wire_limits *limits,
 			   struct rpcrdma_chunk_lists *cl)
 {
-	enum rpcrdma_wire_err err;
-
-	rpcrdma_chunk_lists_reset(cl);
-	/* Most lists are empty: each is then one zero word, taken here. */
-	if (!rpcrdma_cursor_skip_zero(c)) {
-		if (rpcrdma_decode_one_read(c, dir, limits, cl))
-			return RPCRDMA_WIRE_OK;
-		err = rpcrdma_decode_read_list(c, dir, limits, cl);
-		if (err)
-			return err;
-	}
-	if (!rpcrdma_cursor_skip_zero(c)) {
-		err = rpcrdma_decode_write_list(c, dir, limits, cl);
-		if (err)
-			return err;
-	}
-	if (rpcrdma_cursor_skip_zero(c))
-		return RPCRDMA_WIRE_OK;
-	return rpcrdma_decode_reply_chunk(c, dir, limits, cl);
+	return rpcrdma_decode_lists(c, dir, limits, cl, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists);
 

@@ -651,6 +651,13 @@ rpcrdma_decode_chunk_lists(struct rpcrdma_cursor *c,
 			   enum rpcrdma_msg_dir dir,
 			   const struct rpcrdma_wire_limits *limits,
 			   struct rpcrdma_chunk_lists *cl);
+#if IS_ENABLED(CONFIG_KUNIT)
+enum rpcrdma_wire_err
+rpcrdma_decode_chunk_lists_general(struct rpcrdma_cursor *c,
+				   enum rpcrdma_msg_dir dir,
+				   const struct rpcrdma_wire_limits *limits,
+				   struct rpcrdma_chunk_lists *cl);
+#endif
 enum rpcrdma_wire_err
 rpcrdma_check_read_positions(const struct rpcrdma_chunk_lists *cl, u32 proc,
 			     unsigned int inline_len);
