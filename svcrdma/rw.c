@@ -210,14 +210,10 @@ void srdma_rw_cache_destroy(struct srdma_xprt *sx)
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_cache_destroy);
 
 /*
- * Prepare the RDMA Read or Write of @len bytes of @xdr from @offset, to
- * or from the remote segment @seg (DMA_TO_DEVICE for a Write,
- * DMA_FROM_DEVICE for a Read).  Return: the DMA-mapped context, or an
- * ERR_PTR().
- */
-/*
- * A context for @len bytes at @offset of @xdr, or, with @xdr NULL, at
- * byte @offset of the page vector @pages.
+ * Prepare the RDMA Read or Write of @len bytes of @xdr from @offset, or
+ * with @xdr NULL of the page vector @pages from byte @offset, to or from
+ * the remote segment @seg (DMA_TO_DEVICE for a Write, DMA_FROM_DEVICE
+ * for a Read).  Return: the DMA-mapped context, or an ERR_PTR().
  */
 static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 					const struct xdr_buf *xdr,
