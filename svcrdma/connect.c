@@ -86,7 +86,7 @@ static void srdma_conn_fill(struct rpcrdma_conn *c,
 	info->state = closing ? "closing" : "connected";
 	memcpy(&info->peer, &xprt->xpt_remote, xprt->xpt_remotelen);
 	info->since = sx->established;
-	info->credits = sx->max_requests;
+	info->credits = srdma_grant(sx);
 	/* Calls nfsd threads hold (XPT_CONG_CTRL counts them). */
 	info->in_use = atomic_read(&xprt->xpt_nr_rqsts);
 	info->inline_send = sx->inline_send;
@@ -383,7 +383,7 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	sx->recv_size = rpcrdma_cm_recv_size(sx->local_pdata.recv_size,
 					     &sx->peer_pdata,
 					     sx->peer_pdata_sent);
-	sx->max_requests = q->max_requests;
+	srdma_grant_init(sx, q->max_requests);
 	sx->max_send_sge = q->max_send_sge;
 	sx->ord = q->ord;
 	sx->sq_budget = q->sq_budget;
@@ -424,7 +424,9 @@ static int srdma_create_qp(struct srdma_xprt *sx,
 	if (rc)
 		return rc;
 	trace_svcrdma_queues(sx, q);
-	return srdma_recv_post_initial(sx, q->recv_posted);
+	/* Receives for the first grant; more as it grows. */
+	return srdma_recv_post_initial(sx, q->recv_posted -
+				       (sx->max_requests - sx->grant));
 }
 
 /*
@@ -450,6 +452,8 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 	srdma_send_destroy_all(sx);
 	srdma_rw_cache_destroy(sx);
 	rpcrdma_ib_destroy(&sx->ib, sx->cm_id);
+	/* The Receive handler is done with the grant. */
+	srdma_grant_release(sx);
 }
 
 /* Refuse a connection request from outside the CM handler. */

@@ -153,6 +153,7 @@ static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	bool repost = false;
 
+	atomic_inc(&sx->calls_done);
 	spin_lock(&sx->rx_lock);
 	if (sx->recv_deficit && !sx->rq_closed) {
 		sx->recv_deficit--;
@@ -289,6 +290,48 @@ static void srdma_recv_refill(struct srdma_xprt *sx)
 		srdma_close(sx, "cannot replenish Receives");
 }
 
+/*
+ * The client keeps its credits in use: the messages it sent that we
+ * have not finished with came within a Receive batch of the grant.
+ * Grow the grant by a batch, from the server's budget: the Receives for
+ * it are posted first, and only then do replies carry it (RFC 8166
+ * section 3.3.1).  The grant never falls, so the Receives behind every
+ * grant sent stay posted.
+ */
+static void srdma_grant_grow(struct srdma_xprt *sx)
+{
+	unsigned int grant = sx->grant, held, add, got = 0;
+	struct srdma_recv *rc;
+	LIST_HEAD(list);
+
+	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
+	if (grant >= sx->max_requests || held + sx->recv_batch <= grant)
+		return;
+	add = min(sx->recv_batch, sx->max_requests - grant);
+	if (!srdma_grant_take(add)) {
+		trace_svcrdma_grant_budget(sx, grant, held);
+		return;
+	}
+	while (got < add) {
+		rc = srdma_recv_get(sx);
+		if (!rc)
+			break;
+		list_add_tail(&rc->node, &list);
+		got++;
+	}
+	srdma_grant_give(add - got);
+	if (!got)
+		return;
+	if (srdma_recv_post_list(sx, &list)) {
+		srdma_grant_give(got);
+		srdma_close(sx, "cannot post Receives for a larger grant");
+		return;
+	}
+	/* The Receives are posted: now replies may carry the grant. */
+	smp_store_release(&sx->grant, grant + got);
+	trace_svcrdma_grant(sx, grant, grant + got, held);
+}
+
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srdma_recv *rc = container_of(wc->wr_cqe, struct srdma_recv,
@@ -310,6 +353,7 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	rc->byte_len = wc->byte_len;
 	rpcrdma_recv_buf_sync(&rc->rb, sx->device, rc->byte_len);
 	srdma_recv_refill(sx);
+	srdma_grant_grow(sx);
 
 	spin_lock(&sx->rx_lock);
 	list_add_tail(&rc->node, &sx->rx_ready);

@@ -386,7 +386,7 @@ int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err)
 	if (!sc)
 		return -ENOMEM;
 	srdma_send_hdr_stream(sc, &xdr, &hbuf);
-	rc = rpcrdma_encode_error(&xdr, xid, sx->max_requests, err);
+	rc = rpcrdma_encode_error(&xdr, xid, srdma_grant(sx), err);
 	if (!rc)
 		rc = srdma_send_build_hdr(sc, xdr_stream_pos(&xdr));
 	if (rc) {
@@ -465,7 +465,7 @@ static int srdma_reply_encode(struct srdma_xprt *sx, struct srdma_send *sc,
 				      rp->msg_len);
 	if (len < 0)
 		return len;
-	rpcrdma_put_fixed(p, rc->hdr.xid, sx->max_requests,
+	rpcrdma_put_fixed(p, rc->hdr.xid, srdma_grant(sx),
 			  rp->nomsg ? RPCRDMA_NOMSG : RPCRDMA_MSG);
 	return RPCRDMA_FIXED_HDR_SIZE + len;
 }
@@ -574,7 +574,7 @@ VISIBLE_IF_KUNIT int srdma_reply_build_plain(struct srdma_xprt *sx,
 	if ((u64)RPCRDMA_HDR_MIN_SIZE + res->len > sx->inline_send)
 		return -EMSGSIZE;
 	hdr_len = rpcrdma_put_msg_no_chunks(sc->hdr_buf, rc->hdr.xid,
-					    sx->max_requests);
+					    srdma_grant(sx));
 	return srdma_send_build(sc, hdr_len, res, res->len, res->len);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_reply_build_plain);

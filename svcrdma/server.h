@@ -59,6 +59,12 @@
 /* Connection requests the CM queues before we accept them. */
 #define SRDMA_LISTEN_BACKLOG	64
 
+/*
+ * A new connection's grant; it grows by a Receive batch at a time while
+ * the client keeps its credits in use, up to max_requests (credits.c).
+ */
+#define SRDMA_GRANT_FLOOR	8
+
 /* Backchannel (NFSv4.1 callback) requests a connection can carry. */
 #define SRDMA_BC_REQUESTS	8
 
@@ -81,6 +87,8 @@
 #define SRDMA_DEF_SQ_STALL	10
 #define SRDMA_MIN_SQ_STALL	1
 #define SRDMA_MAX_SQ_STALL	600
+/* Credits above their floors that all connections may hold together. */
+#define SRDMA_MAX_CREDIT_BUDGET	16777216
 
 /* Malformed messages a connection may send before it is disconnected. */
 #define SRDMA_MAX_PEER_ERRORS	16
@@ -92,6 +100,7 @@ extern unsigned int srdma_max_requests;
 extern unsigned int srdma_max_req_size;
 extern unsigned int srdma_ord;
 extern unsigned int srdma_sq_stall_timeout;
+extern unsigned int srdma_credit_budget;
 
 /**
  * enum srdma_stat - counters under /proc/sys/sunrpc/svc_rdma/
@@ -150,7 +159,12 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @inline_send: largest reply (header included) we may Send inline
  * @recv_size: size of each Receive buffer: max_req_size, or less if
  *	the client said it sends less (rpcrdma_cm_recv_size())
- * @max_requests: credits granted to the client
+ * @max_requests: the largest grant: the queues are sized for it
+ * @grant: credits granted now, from SRDMA_GRANT_FLOOR up to @max_requests;
+ *	raised by the Receive completion handler once the Receives for it
+ *	are posted, read by replies through srdma_grant(); it never falls
+ * @calls_in: messages received (the Receive completion handler's count)
+ * @calls_done: messages whose Receive buffer is free again
  * @ord: RDMA Reads we may have outstanding: the client's responder
  *	resources, our tunable and the device's limit, whichever is least
  * @max_send_sge: SGEs per Send work request
@@ -221,6 +235,9 @@ struct srdma_xprt {
 	unsigned int inline_send;
 	unsigned int recv_size;
 	unsigned int max_requests;
+	unsigned int grant;
+	unsigned int calls_in;
+	atomic_t calls_done;
 	unsigned int ord;
 	unsigned int max_send_sge;
 
@@ -570,6 +587,24 @@ int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
 		      struct srdma_call_layout *lo);
 void srdma_call_layout_copy(struct srdma_call_layout *dst,
 			    const struct srdma_call_layout *src);
+
+/* credits.c */
+/**
+ * srdma_grant - the credits a reply grants
+ * @sx: the connection
+ *
+ * Return: the grant, whose Receives are posted.
+ */
+static inline u32 srdma_grant(const struct srdma_xprt *sx)
+{
+	/* Pairs with the release in srdma_grant_grow(). */
+	return smp_load_acquire(&sx->grant);
+}
+
+void srdma_grant_init(struct srdma_xprt *sx, unsigned int max);
+bool srdma_grant_take(unsigned int n);
+void srdma_grant_give(unsigned int n);
+void srdma_grant_release(struct srdma_xprt *sx);
 
 /* reply_plan.c */
 int srdma_reply_plan(const struct rpcrdma_chunk_lists *call,

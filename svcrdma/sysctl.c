@@ -12,6 +12,8 @@ unsigned int srdma_max_requests = SRDMA_DEF_REQUESTS;
 unsigned int srdma_max_req_size = SRDMA_DEF_REQ_SIZE;
 unsigned int srdma_ord = SRDMA_DEF_ORD;
 unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
+/* Set from the machine's memory at registration. */
+unsigned int srdma_credit_budget;
 
 struct percpu_counter srdma_stats[SRDMA_STAT_MAX];
 
@@ -23,6 +25,7 @@ static unsigned int min_ord = SRDMA_MIN_ORD;
 static unsigned int max_ord = SRDMA_MAX_ORD;
 static unsigned int min_sq_stall = SRDMA_MIN_SQ_STALL;
 static unsigned int max_sq_stall = SRDMA_MAX_SQ_STALL;
+static unsigned int max_budget = SRDMA_MAX_CREDIT_BUDGET;
 
 static struct ctl_table_header *srdma_sysctl_header;
 
@@ -97,6 +100,15 @@ static struct ctl_table srdma_sysctl_table[] = {
 		.extra1		= &min_sq_stall,
 		.extra2		= &max_sq_stall,
 	},
+	{
+		.procname	= "credit_budget",
+		.data		= &srdma_credit_budget,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &max_budget,
+	},
 	SRDMA_STAT_ENTRY("rdma_stat_read", SRDMA_STAT_READ),
 	SRDMA_STAT_ENTRY("rdma_stat_recv", SRDMA_STAT_RECV),
 	SRDMA_STAT_ENTRY("rdma_stat_write", SRDMA_STAT_WRITE),
@@ -116,6 +128,9 @@ static struct ctl_table srdma_sysctl_table[] = {
  */
 int srdma_sysctl_register(void)
 {
+	/* A 32nd of memory, at 8 KiB per credit (a Receive and its share). */
+	srdma_credit_budget = min_t(unsigned long, SRDMA_MAX_CREDIT_BUDGET,
+				    (totalram_pages() << PAGE_SHIFT) >> 18);
 	srdma_sysctl_header = register_sysctl("sunrpc/svc_rdma",
 					      srdma_sysctl_table);
 	return srdma_sysctl_header ? 0 : -ENOMEM;

@@ -310,6 +310,45 @@ TRACE_EVENT(svcrdma_rq_starve,
 		  __get_str(peer), __entry->recv_count)
 );
 
+TRACE_EVENT(svcrdma_grant,
+	TP_PROTO(const struct srdma_xprt *sx, unsigned int old,
+		 unsigned int grant, unsigned int held),
+	TP_ARGS(sx, old, grant, held),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(unsigned int, old)
+		__field(unsigned int, grant)
+		__field(unsigned int, held)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->old = old;
+		__entry->grant = grant;
+		__entry->held = held;
+	),
+	TP_printk("peer=%s grant %u -> %u (%u messages held)",
+		  __get_str(peer), __entry->old, __entry->grant,
+		  __entry->held)
+);
+
+TRACE_EVENT(svcrdma_grant_budget,
+	TP_PROTO(const struct srdma_xprt *sx, unsigned int grant,
+		 unsigned int held),
+	TP_ARGS(sx, grant, held),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(unsigned int, grant)
+		__field(unsigned int, held)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->grant = grant;
+		__entry->held = held;
+	),
+	TP_printk("peer=%s grant stays %u (%u messages held): the credit budget is spent",
+		  __get_str(peer), __entry->grant, __entry->held)
+);
+
 TRACE_EVENT(svcrdma_decode_rqst,
 	TP_PROTO(const struct srdma_recv *rc),
 	TP_ARGS(rc),

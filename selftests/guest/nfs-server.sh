@@ -56,7 +56,8 @@ our_server_setup() {
 	for ev in accept queues bc_call bc_reply decode_short_err decode_badvers_err \
 		  decode_drop_err decode_badproc_err decode_parse_err err_vers \
 		  err_chunk reply_too_big close read_error send_err rq_starve \
-		  send_grow wc_send_err sq_full sq_retry cm_event; do
+		  send_grow wc_send_err sq_full sq_retry cm_event grant \
+		  grant_budget; do
 		echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
 			fail "no rpcrdma:svcrdma_$ev tracepoint"
 	done
@@ -130,6 +131,21 @@ our_server_checks() {
 		done
 		[ "$(trace_count read_error)" -gt 0 ] && [ "$(trace_count send_err)" -gt 0 ] ||
 			fail "no svcrdma_read_error/svcrdma_send_err event for the faults"
+	fi
+	# A grant starts at 8 and grows by a Receive batch while the client
+	# keeps its credits in use (svcrdma/recv.c): fio_verify's writer with
+	# 64 I/Os in flight must take one connection to max_requests, which
+	# it reaches only if the client sends more Calls at once each time
+	# the grant grows.  The budget is never spent for one client.
+	if has_step fio_verify; then
+		max=$(svc_stat max_requests)
+		grep -E " svcrdma_grant: .* -> $max \(" "$SERVER_TRACE" | head -3
+		grep -qE " svcrdma_grant: peer=192\.0\.2\.2:[0-9]+ grant [0-9]+ -> $max \([0-9]+ messages held\)" \
+			"$SERVER_TRACE" ||
+			{ grep ' svcrdma_grant:' "$SERVER_TRACE" | tail -5
+			  fail "no connection's grant grew to max_requests ($max) under fio's load"; }
+		[ "$(trace_count grant_budget)" = 0 ] ||
+			fail "the credit budget was spent by one client"
 	fi
 	if has_step delegation_recall; then
 		# The recall (CB_RECALL) went to the client over our connection.

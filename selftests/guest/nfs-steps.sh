@@ -276,6 +276,18 @@ client_step_fio_verify() {
 		--verify_fatal=1 --group_reporting --output=/tmp/fio.out ||
 		{ cat /tmp/fio.out; fail "fio verify failed"; }
 	grep -E 'WRITE:|READ:' /tmp/fio.out
+	# One writer that keeps 64 I/Os in flight on the mount's one
+	# connection: a server that adapts its grant (ours) must raise it
+	# step by step to its maximum, and the client must follow the
+	# changing grant without losing a write (nfs-server.sh checks the
+	# server's svcrdma_grant events).
+	step "fio: 64 direct 4 KiB writes in flight, with verify"
+	fio --name=deep --directory=/mnt/fio --numjobs=1 --size=8M --bs=4k \
+		--rw=randwrite --direct=1 --ioengine=libaio --iodepth=64 \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--output=/tmp/fio.out ||
+		{ cat /tmp/fio.out; fail "fio verify at depth 64 failed"; }
+	grep -E 'WRITE:|READ:' /tmp/fio.out
 	rm -rf /mnt/fio
 	umount /mnt
 }
@@ -402,7 +414,7 @@ client_step_nconnect_fio() {
 }
 
 server_step_nconnect_fio() {
-	local n credits recv lines
+	local n credits floor recv lines
 
 	[ "${CONN_TABLE:-0}" = 1 ] || return 0
 	# The client's first nconnect run (nfs-client.sh conn_table_check).
@@ -418,14 +430,18 @@ server_step_nconnect_fio() {
 	awk '$1 == "listener" && $2 ~ /:20049$/ && $3 == "-" &&
 		$4 == "listening" { ok = 1 } END { exit !ok }' /tmp/conn-table ||
 		fail "/proc/net/rpcrdma: no listener on port 20049"
-	lines=$(awk -v c="$credits" -v r="$recv" '
+	# A grant starts at 8 (svcrdma/server.h SRDMA_GRANT_FLOOR) and grows
+	# under load up to max_requests.
+	floor=$((credits < 8 ? credits : 8))
+	lines=$(awk -v c="$credits" -v f="$floor" -v r="$recv" '
 		$1 == "server" && $2 == "192.0.2.1:20049" && $4 == "connected" &&
-		$3 ~ /^192\.0\.2\.2:[0-9]+$/ && $5 ~ /^[0-9]+$/ && $6 == c &&
+		$3 ~ /^192\.0\.2\.2:[0-9]+$/ && $5 ~ /^[0-9]+$/ &&
+		$6 >= f && $6 <= c &&
 		$7 <= $6 && $8 >= 1024 && $8 <= r && $9 == r && $10 >= 1 &&
 		$11 == 0 && $12 >= 3 && $14 == 0 && $15 == 0 && $17 == "-" { n++ }
 		END { print n + 0 }' /tmp/conn-table)
 	[ "$lines" -ge "$n" ] ||
-		fail "/proc/net/rpcrdma: $lines connected server lines as expected (credits $credits, receives $recv), $n wanted"
+		fail "/proc/net/rpcrdma: $lines connected server lines as expected (credits $floor..$credits, receives $recv), $n wanted"
 	signal_peer "conn-table-checked-$n"
 }
 
