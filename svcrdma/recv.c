@@ -31,10 +31,22 @@ static const struct rpcrdma_wire_limits srdma_call_limits = {
 
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc);
 
+/**
+ * srdma_recv_hdr_init - attach a Receive's own list storage to its header
+ * @rc: a new Receive (its @big is NULL)
+ */
+VISIBLE_IF_KUNIT void srdma_recv_hdr_init(struct srdma_recv *rc)
+{
+	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
+			 rc->segs, ARRAY_SIZE(rc->segs));
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_recv_hdr_init);
+
 static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	rpcrdma_recv_buf_release(&rc->rb, sx->device);
 	kfree(rc->read_spare);
+	kfree(rc->big);
 	kfree(rc);
 }
 
@@ -51,8 +63,7 @@ static struct srdma_recv *srdma_recv_alloc(struct srdma_xprt *sx)
 		return NULL;
 	}
 	rc->sx = sx;
-	rpcrdma_hdr_init(&rc->hdr, rc->chunks, ARRAY_SIZE(rc->chunks),
-			 rc->segs, ARRAY_SIZE(rc->segs));
+	srdma_recv_hdr_init(rc);
 	rpcrdma_cid_init(&rc->cid, sx->ib.recv_cq,
 			 atomic_inc_return(&sx->next_cid));
 	spin_lock(&sx->rx_lock);
@@ -406,19 +417,42 @@ void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 	}
 }
 
-/*
+/**
+ * srdma_decode - decode the transport header of a received Call
+ * @rc: the Receive, @byte_len bytes of it received
+ *
  * The header's storage was attached when the Receive was allocated;
  * rpcrdma_decode_hdr() sets every other field, so nothing is cleared here.
+ * Lists that do not fit the Receive's own storage are decoded again into
+ * storage for the decoding limits, so the verdict is the limits', not the
+ * small storage's; the Receive keeps that storage for its later Calls.
+ * Called from an nfsd thread (the storage is allocated with GFP_KERNEL).
+ *
+ * Return: RPCRDMA_WIRE_OK or the first rule the header breaks
+ * (RPCRDMA_WIRE_ERR_NO_STORAGE only if memory for the storage is short).
  */
-static enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc)
+VISIBLE_IF_KUNIT enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc)
 {
 	struct rpcrdma_cursor cursor;
+	enum rpcrdma_wire_err err;
 
 	rc->nr_payloads = 0;
+	rpcrdma_cursor_init(&cursor, rc->rb.buf, rc->byte_len);
+	err = rpcrdma_decode_hdr(&cursor, RPCRDMA_DIR_CALL, &srdma_call_limits,
+				 &rc->hdr);
+	if (likely(err != RPCRDMA_WIRE_ERR_NO_STORAGE) || rc->big)
+		return err;
+
+	rc->big = kmalloc(sizeof(*rc->big), GFP_KERNEL);
+	if (!rc->big)
+		return err;
+	rpcrdma_hdr_init(&rc->hdr, rc->big->chunks, SRDMA_MAX_CHUNKS,
+			 rc->big->segs, SRDMA_MAX_SEGS);
 	rpcrdma_cursor_init(&cursor, rc->rb.buf, rc->byte_len);
 	return rpcrdma_decode_hdr(&cursor, RPCRDMA_DIR_CALL, &srdma_call_limits,
 				  &rc->hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_decode);
 
 /* The Call came whole in the Receive: point rq_arg at it. */
 static void srdma_arg_inline(struct svc_rqst *rqstp, struct srdma_recv *rc)

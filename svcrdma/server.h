@@ -77,6 +77,15 @@
 #define SRDMA_MAX_SEGS		(SRDMA_MAX_READ_SEGS + \
 				 (SRDMA_MAX_WRITE_CHUNKS + 1) * \
 				 SRDMA_MAX_CHUNK_SEGS)
+/*
+ * Storage in each Receive for the lists of the Calls most clients send:
+ * a Read chunk or a few Write chunks and a Reply chunk, of a few
+ * segments each.  A Call with more is decoded again into storage for
+ * the limits above, which the Receive then keeps (srdma_decode()).
+ * Sized so that struct srdma_recv fits a 1 KiB allocation.
+ */
+#define SRDMA_RECV_CHUNKS	4
+#define SRDMA_RECV_SEGS		16
 
 /*
  * Seconds the Send Queue may retire nothing while a reply waits for
@@ -392,6 +401,16 @@ enum srdma_reply_form {
 struct srdma_read;
 
 /**
+ * struct srdma_hdr_storage - list storage for a Call at the decoding limits
+ * @chunks: Read chunks, then Write chunks and the Reply chunk
+ * @segs: their segments
+ */
+struct srdma_hdr_storage {
+	struct rpcrdma_chunk chunks[SRDMA_MAX_CHUNKS];
+	struct rpcrdma_segment segs[SRDMA_MAX_SEGS];
+};
+
+/**
  * struct srdma_recv - one Receive buffer and the Call it carries
  * @node: entry in rx_ready, rx_reading, rx_read_done or recv_free
  * @sx: owning connection
@@ -400,8 +419,11 @@ struct srdma_read;
  * @cid: its completion ID, for the trace
  * @byte_len: bytes received
  * @hdr: the decoded transport header
- * @chunks: storage for @hdr
- * @segs: storage for @hdr
+ * @chunks: storage for @hdr's chunks, unless @big is in use
+ * @segs: storage for @hdr's segments, unless @big is in use
+ * @big: storage for the largest lists a Call may carry, allocated for
+ *	the first Call whose lists do not fit @chunks and @segs and used
+ *	for every Call from then on (NULL until then)
  * @payloads: DDP results nfsd reported for the Write chunks, in order
  * @nr_payloads: entries of @payloads in use
  * @read: the RDMA Reads of the Call's chunks while they are in flight or
@@ -418,8 +440,9 @@ struct srdma_recv {
 	unsigned int byte_len;
 
 	struct rpcrdma_hdr hdr;
-	struct rpcrdma_chunk chunks[SRDMA_MAX_CHUNKS];
-	struct rpcrdma_segment segs[SRDMA_MAX_SEGS];
+	struct rpcrdma_chunk chunks[SRDMA_RECV_CHUNKS];
+	struct rpcrdma_segment segs[SRDMA_RECV_SEGS];
+	struct srdma_hdr_storage *big;
 
 	struct srdma_payload payloads[SRDMA_MAX_WRITE_CHUNKS];
 	unsigned int nr_payloads;
@@ -626,6 +649,10 @@ int srdma_recvfrom(struct svc_rqst *rqstp);
 void srdma_release_ctxt(struct svc_xprt *xprt, void *ctxt);
 void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 		      bool answer, enum rpcrdma_wire_err err);
+#if IS_ENABLED(CONFIG_KUNIT)
+void srdma_recv_hdr_init(struct srdma_recv *rc);
+enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc);
+#endif
 
 /* read.c */
 int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
