@@ -42,6 +42,16 @@ mem_breakdown() {
 		awk -v m="$module" '{ printf "storm %s: %7.1f KiB each in %s\n", m, $1, $2 }'
 }
 
+# The provider's queue buffers by size (soft-RoCE sizes each as a power
+# of two of slots of a power of two of bytes), the five most numerous:
+# which of a connection's queues the memory is in.
+rxe_queue_sizes() {
+	awk '$3 ~ /^rxe_queue_init/ { n[$2]++ }
+	     END { for (k in n) print n[k], k }' /proc/vmallocinfo |
+		sort -rn | head -5 |
+		awk -v m="$module" '{ printf "storm %s: %5d rxe queues of %d KiB\n", m, $1, $2 / 1024 }'
+}
+
 # STORM_GRAPH=1: time the transport's accept method (srdma_accept or
 # svc_rdma_accept) and two levels of its callees with the function_graph
 # tracer while the storm comes up, and print where the time went, per
@@ -178,6 +188,7 @@ for module in ${STORM_MODULES:?set by test 72 or 73}; do
 	mem_snapshot /tmp/mem.during
 	echo "$module: $held connections held"
 	mem_breakdown /tmp/mem.before /tmp/mem.during
+	rxe_queue_sizes
 	signal_peer "storm-measured-$n-$module"
 	wait_peer "storm-closed-$n-$module" 0
 	for _ in $(seq 120); do
