@@ -352,6 +352,19 @@ static void srdma_qp_event(struct ib_event *event, void *context)
 }
 
 /*
+ * SGEs a Send gathers at most: the transport header, the reply's head,
+ * the pages of the largest inline reply (one more where they start
+ * mid-page) and its tail.  A reply in more pieces is copied after the
+ * header instead (srdma_send_build()).  Every slot of the Send Queue is
+ * sized for this many, rdma_rw's too, so asking for more than a Send
+ * uses costs memory on every connection.
+ */
+static unsigned int srdma_send_sges(unsigned int max_size)
+{
+	return 2 + DIV_ROUND_UP(max_size, PAGE_SIZE) + 1 + 1;
+}
+
+/*
  * Size the connection from the tunables, the client and the device
  * (common/queues.c).  Return: 0 or -EOPNOTSUPP.
  */
@@ -361,12 +374,14 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	unsigned int payload_pages, max_size;
 	int rc;
 
+	max_size = READ_ONCE(srdma_max_req_size);
 	/* A chunk moves at most one whole RPC message. */
 	payload_pages = DIV_ROUND_UP(sx->xprt.xpt_server->sv_max_mesg,
 				     PAGE_SIZE) + 1;
 	rpcrdma_dev_limits_get(sx->device, sx->port_num, payload_pages, &lim);
 	rc = rpcrdma_size_server(&lim, READ_ONCE(srdma_max_requests),
-				 SRDMA_BC_REQUESTS, sx->ord, 32, q);
+				 SRDMA_BC_REQUESTS, sx->ord,
+				 srdma_send_sges(max_size), q);
 	if (rc)
 		return rc;
 
@@ -375,7 +390,6 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	 * so that we never Send more than we said, nor post a Receive for
 	 * more than it may send.
 	 */
-	max_size = READ_ONCE(srdma_max_req_size);
 	rpcrdma_cm_pdata_init(&sx->local_pdata,
 			      !!(sx->device->attrs.device_cap_flags &
 				 IB_DEVICE_MEM_MGT_EXTENSIONS),
