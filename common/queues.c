@@ -16,6 +16,8 @@
  */
 #include <kunit/visibility.h>
 #include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rw.h>
@@ -168,6 +170,25 @@ int rpcrdma_size_client(const struct rpcrdma_dev_limits *lim, u32 slots,
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_size_client);
 
+/*
+ * rdma_rw contexts to give up so that a Send Queue of @fixed entries and
+ * @ctxs contexts of @per_ctx entries each has at most 2^k - 1 entries,
+ * if that costs at most an eighth of them and leaves @min_ctxs.
+ */
+static u32 rpcrdma_pow2_trim(u32 fixed, u32 ctxs, u32 per_ctx, u32 min_ctxs)
+{
+	u32 depth = fixed + ctxs * per_ctx;
+	u32 below = rounddown_pow_of_two(depth + 1) - 1;
+	u32 trim;
+
+	if (below < fixed || depth == below)
+		return 0;
+	trim = DIV_ROUND_UP(depth - below, per_ctx);
+	if (trim > ctxs / 8 || ctxs - trim < min_ctxs)
+		return 0;
+	return trim;
+}
+
 /**
  * rpcrdma_size_server - size a server connection
  * @lim: the device
@@ -180,6 +201,10 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_size_client);
  *
  * rdma_rw gets contexts for one full-size payload per credit when the
  * Send Queue has room, and at least enough for one such payload.
+ * Providers round a queue up to a power of two of entries (soft-RoCE
+ * counts one more than asked): a Send Queue just past one would cost
+ * nearly twice the memory, so rdma_rw gives up as many as an eighth of
+ * its contexts to stay below it.
  *
  * Return: 0, or -EOPNOTSUPP if the device cannot carry one RPC or
  * cannot initiate RDMA Reads.
@@ -230,6 +255,8 @@ int rpcrdma_size_server(const struct rpcrdma_dev_limits *lim, u32 credits,
 		    min_ctxs;
 	q->rw_ctxs = min(want_ctxs, room);
 	q->send_wr = sends + RPCRDMA_DRAIN_WRS;
+	q->rw_ctxs -= rpcrdma_pow2_trim(q->send_wr, q->rw_ctxs, per_ctx,
+					min_ctxs);
 	q->sq_depth = q->send_wr + q->rw_ctxs * per_ctx;
 	q->sq_budget = q->sq_depth - RPCRDMA_DRAIN_WRS - slack;
 	q->send_cqe = q->sq_depth;

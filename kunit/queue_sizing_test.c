@@ -114,6 +114,25 @@ static const struct qs_vec qs_vecs[] = {
 			    .recv_batch = 8 },
 	},
 	{
+		/*
+		 * rxe as the test guests report it (rdma_rw_mr_factor() 3):
+		 * 272 entries would be 512 slots, so rdma_rw gives up 17 of
+		 * its 192 contexts to fit 256.
+		 */
+		.name = "rxe in the test guests (rw_mr_factor 3)",
+		.lim = { .max_qp_wr = 1048576, .max_cqe = 32767,
+			 .max_send_sge = 32, .max_init_rd_atom = 128,
+			 .max_fr_pages = 512, .rw_wrs_per_ctx = 1,
+			 .rw_mr_factor = 3 },
+		.client = QS_CLIENT_FULL(8),
+		.server = { .max_requests = 64, .recv_posted = 79,
+			    .recv_wr = 80, .rw_ctxs = 175, .send_wr = 80,
+			    .sq_depth = 255, .sq_budget = 247,
+			    .send_cqe = 255, .recv_cqe = 80,
+			    .max_send_sge = 32, .ord = 16, .send_batch = 8,
+			    .recv_batch = 8 },
+	},
+	{
 		/* rdma_rw gets what the Send Queue has left; ORD 1. */
 		.name = "minimal (256 WRs, 2 SGEs, 32-page MRs)",
 		.lim = { .max_qp_wr = 256, .max_cqe = 256,
