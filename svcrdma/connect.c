@@ -352,16 +352,22 @@ static void srdma_qp_event(struct ib_event *event, void *context)
 }
 
 /*
- * SGEs a Send gathers at most: the transport header, the reply's head,
- * the pages of the largest inline reply (one more where they start
- * mid-page) and its tail.  A reply in more pieces is copied after the
- * header instead (srdma_send_build()).  Every slot of the Send Queue is
- * sized for this many, rdma_rw's too, so asking for more than a Send
- * uses costs memory on every connection.
+ * SGEs per Send Queue entry.  A Send gathers at most the transport
+ * header, the reply's head, the pages of the largest inline reply (one
+ * more where they start mid-page) and its tail; a reply in more pieces
+ * is copied after the header instead (srdma_send_build()).  rdma_rw
+ * takes the same limit for the pages of one RDMA Read or Write, so a
+ * 1 MiB payload moves in 16 of them, not 43 as with what a Send needs.
+ * Every entry of the Send Queue is sized for this many: asking for the
+ * device's 32 would double soft-RoCE's Send Queue for every connection.
  */
+#define SRDMA_RW_PAGES_PER_WR	16
+
 static unsigned int srdma_send_sges(unsigned int max_size)
 {
-	return 2 + DIV_ROUND_UP(max_size, PAGE_SIZE) + 1 + 1;
+	unsigned int send = 2 + DIV_ROUND_UP(max_size, PAGE_SIZE) + 1 + 1;
+
+	return max(send, SRDMA_RW_PAGES_PER_WR);
 }
 
 /*
