@@ -302,12 +302,14 @@ static void srdma_recv_refill(struct srdma_xprt *sx)
 }
 
 /*
- * The client keeps its credits in use: the messages it sent that we
- * have not finished with came within a Receive batch of the grant.
- * Grow the grant by a batch, from the server's budget: the Receives for
- * it are posted first, and only then do replies carry it (RFC 8166
- * section 3.3.1).  The grant never falls, so the Receives behind every
- * grant sent stay posted.
+ * The client keeps its credits in use: more than a third of the grant is
+ * in messages we have not finished with.  (The rest of what the client
+ * holds is in replies on their way or waiting for it, which we cannot
+ * see: a client that keeps its whole grant in flight was seen with about
+ * half of it here.)  Grow the grant by a batch, from the server's
+ * budget: the Receives for it are posted first, and only then do replies
+ * carry it (RFC 8166 section 3.3.1).  The grant never falls, so the
+ * Receives behind every grant sent stay posted.
  */
 static void srdma_grant_grow(struct srdma_xprt *sx)
 {
@@ -316,7 +318,7 @@ static void srdma_grant_grow(struct srdma_xprt *sx)
 	LIST_HEAD(list);
 
 	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
-	if (grant >= sx->max_requests || held + sx->recv_batch <= grant)
+	if (grant >= sx->max_requests || 3 * held <= grant)
 		return;
 	add = min(sx->recv_batch, sx->max_requests - grant);
 	if (!srdma_grant_take(add)) {

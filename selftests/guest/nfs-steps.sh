@@ -277,12 +277,13 @@ client_step_fio_verify() {
 		{ cat /tmp/fio.out; fail "fio verify failed"; }
 	grep -E 'WRITE:|READ:' /tmp/fio.out
 	# One writer that keeps 64 I/Os in flight on the mount's one
-	# connection: a server that adapts its grant (ours) must raise it
+	# connection, each a Read chunk (16 KiB, above either client's
+	# inline size): a server that adapts its grant (ours) must raise it
 	# step by step to its maximum, and the client must follow the
 	# changing grant without losing a write (nfs-server.sh checks the
 	# server's svcrdma_grant events).
-	step "fio: 64 direct 4 KiB writes in flight, with verify"
-	fio --name=deep --directory=/mnt/fio --numjobs=1 --size=8M --bs=4k \
+	step "fio: 64 direct 16 KiB writes in flight, with verify"
+	fio --name=deep --directory=/mnt/fio --numjobs=1 --size=16M --bs=16k \
 		--rw=randwrite --direct=1 --ioengine=libaio --iodepth=64 \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 \
 		--output=/tmp/fio.out ||
