@@ -562,19 +562,56 @@ def read_status(runner, conn, xid, length):
         return None, grant
 
 
+def raise_grant(runner, conn, xid, grant):
+    """Bursts of as many NULL calls as the grant allows, until the grant
+    the replies carry stops growing (a server that adapts its grant, as
+    ours does, grows it while a third of it is held).  Returns (why it
+    failed or None, the grant reached)."""
+    steady = 0
+    for burst in range(32):
+        first = xid + burst * 256
+        for i in range(grant):
+            if not conn.send(null_call(first + i, runner.args)[0]):
+                return 'a NULL call of burst %d could not be sent' % burst, grant
+        best = grant
+        for _ in range(grant):
+            event = conn.next_event(runner.args.timeout)
+            why = RPC_NULL_REPLY.check(event, range(first, first + grant))
+            if why:
+                return 'burst %d: %s' % (burst, why), grant
+            best = max(best, words(event.data)[2])
+        if best == grant:
+            steady += 1
+            if steady == 3:
+                break
+        else:
+            steady = 0
+            grant = best
+    return None, grant
+
+
 def send_queue_stall(runner, conn, xid):
     """A client that stops posting Receives, on a connection whose RNR
     retry count (7, from our connect request) makes the server's Sends
     retry for ever, then asks for its whole credit grant of 64 KiB
     READs, each into a Write chunk of 16 segments of 4 KiB: 17 Send Queue
     entries a reply (an RDMA Write a segment, then the Send), where the
-    server's Send Queue holds 4 to 10 per credit.  The server's nfsd threads must not wait for room for ever
-    (a remote denial of service): the server must close this connection
-    within SQ_STALL_LIMIT seconds, and serve the others meanwhile (the
-    control case after this one, the mount's writer)."""
+    server's Send Queue holds about 4 per credit of its largest grant.
+    A server that starts with a small grant is first made to raise it
+    with bursts of NULL calls (raise_grant()).  The server's nfsd
+    threads must not wait for room for ever (a remote denial of
+    service): the server must close this connection within
+    SQ_STALL_LIMIT seconds, and serve the others meanwhile (the control
+    case after this one, the mount's writer)."""
     why, grant = read_status(runner, conn, xid, 512)
     if why:
         return 'the READ before the stall: ' + why
+    first_grant = grant
+    why, grant = raise_grant(runner, conn, xid + 0x10000, grant)
+    if why:
+        return 'raising the grant: ' + why
+    runner.note('the grant went from %d to %d under bursts of NULL calls'
+                % (first_grant, grant))
     mem = conn.writable()
     write_list, _ = write_chunks(mem, [[4096] * 16])
     read = compound_args(op_lookups(runner.args.big_file) +
