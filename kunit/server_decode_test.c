@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 
 #include "../svcrdma/server.h"
+#include "wire_test.h"
 
 /* Words of the largest header a vector builds. */
 #define SDT_MAX_WORDS	1024
@@ -131,45 +132,6 @@ static unsigned int sdt_build(const struct sdt_vec *v, __be32 *words)
 	return (p - words) * XDR_UNIT;
 }
 
-static void sdt_expect_chunk(struct kunit *test, const struct rpcrdma_chunk *a,
-			     const struct rpcrdma_chunk *b)
-{
-	unsigned int i;
-
-	KUNIT_EXPECT_EQ(test, a->position, b->position);
-	KUNIT_EXPECT_EQ(test, a->length, b->length);
-	KUNIT_ASSERT_EQ(test, a->nsegs, b->nsegs);
-	for (i = 0; i < a->nsegs; i++) {
-		KUNIT_EXPECT_EQ(test, a->segs[i].handle, b->segs[i].handle);
-		KUNIT_EXPECT_EQ(test, a->segs[i].length, b->segs[i].length);
-		KUNIT_EXPECT_EQ(test, a->segs[i].offset, b->segs[i].offset);
-	}
-}
-
-/* @got (srdma_decode()) must equal @want (storage at the limits). */
-static void sdt_expect_hdr(struct kunit *test, const struct rpcrdma_hdr *got,
-			   const struct rpcrdma_hdr *want)
-{
-	const struct rpcrdma_chunk_lists *a = &got->lists, *b = &want->lists;
-	unsigned int i;
-
-	KUNIT_EXPECT_EQ(test, got->xid, want->xid);
-	KUNIT_EXPECT_EQ(test, got->proc, want->proc);
-	KUNIT_EXPECT_EQ(test, got->hdr_len, want->hdr_len);
-	KUNIT_EXPECT_EQ(test, got->inline_len, want->inline_len);
-	KUNIT_ASSERT_EQ(test, a->nr_read_chunks, b->nr_read_chunks);
-	KUNIT_EXPECT_EQ(test, a->nr_read_segs, b->nr_read_segs);
-	KUNIT_ASSERT_EQ(test, a->nr_write_chunks, b->nr_write_chunks);
-	KUNIT_EXPECT_EQ(test, a->nr_write_segs, b->nr_write_segs);
-	KUNIT_ASSERT_EQ(test, a->has_reply, b->has_reply);
-	for (i = 0; i < a->nr_read_chunks; i++)
-		sdt_expect_chunk(test, &a->read[i], &b->read[i]);
-	for (i = 0; i < a->nr_write_chunks; i++)
-		sdt_expect_chunk(test, &a->write[i], &b->write[i]);
-	if (a->has_reply)
-		sdt_expect_chunk(test, &a->reply, &b->reply);
-}
-
 /* A Receive as srdma_recv_alloc() leaves it. */
 static struct srdma_recv *sdt_recv(struct kunit *test)
 {
@@ -235,7 +197,7 @@ static void decode_storage_case(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, srdma_decode(rc), v->err);
 	KUNIT_EXPECT_EQ(test, !!rc->big, v->big);
 	if (v->err == RPCRDMA_WIRE_OK)
-		sdt_expect_hdr(test, &rc->hdr, &want);
+		wt_expect_same_hdr(test, &rc->hdr, &want);
 
 	/* The same Receive, reposted, brings an NFS WRITE. */
 	len = sdt_build(&small, words);
@@ -243,7 +205,7 @@ static void decode_storage_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sdt_decode_at_limits(test, words, len, &want),
 			RPCRDMA_WIRE_OK);
 	KUNIT_ASSERT_EQ(test, srdma_decode(rc), RPCRDMA_WIRE_OK);
-	sdt_expect_hdr(test, &rc->hdr, &want);
+	wt_expect_same_hdr(test, &rc->hdr, &want);
 	kfree(rc->big);
 }
 

@@ -868,28 +868,7 @@ static void one_read_case(struct kunit *test)
 	if (ea != RPCRDMA_WIRE_OK || eb != RPCRDMA_WIRE_OK)
 		return;
 	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&ca), rpcrdma_cursor_pos(&cb));
-	KUNIT_EXPECT_EQ(test, la->nr_read_chunks, lb->nr_read_chunks);
-	KUNIT_EXPECT_EQ(test, la->nr_read_segs, lb->nr_read_segs);
-	KUNIT_EXPECT_EQ(test, la->nr_write_chunks, lb->nr_write_chunks);
-	KUNIT_EXPECT_EQ(test, la->nr_write_segs, lb->nr_write_segs);
-	KUNIT_EXPECT_EQ(test, la->used_segs, lb->used_segs);
-	KUNIT_EXPECT_EQ(test, la->has_reply, lb->has_reply);
-	KUNIT_EXPECT_EQ(test, la->read - a->chunks, lb->read - b->chunks);
-	KUNIT_EXPECT_EQ(test, la->write - a->chunks, lb->write - b->chunks);
-	KUNIT_EXPECT_EQ(test, la->reply.length, lb->reply.length);
-	KUNIT_EXPECT_EQ(test, la->reply.nsegs, lb->reply.nsegs);
-	for (i = 0; i < la->nr_read_chunks + la->nr_write_chunks; i++) {
-		KUNIT_EXPECT_EQ(test, la->chunks[i].position,
-				lb->chunks[i].position);
-		KUNIT_EXPECT_EQ(test, la->chunks[i].length,
-				lb->chunks[i].length);
-		KUNIT_EXPECT_EQ(test, la->chunks[i].nsegs,
-				lb->chunks[i].nsegs);
-		KUNIT_EXPECT_EQ(test, la->chunks[i].segs - a->segs,
-				lb->chunks[i].segs - b->segs);
-	}
-	KUNIT_EXPECT_MEMEQ(test, a->segs, b->segs,
-			   la->used_segs * sizeof(a->segs[0]));
+	wt_expect_same_lists(test, la, lb);
 }
 
 static struct kunit_case rpcrdma_wire_chunk_cases[] = {

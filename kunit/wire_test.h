@@ -87,6 +87,72 @@ static inline void *wt_encode_init(struct kunit *test, struct xdr_stream *xdr,
 	return data;
 }
 
+/* Offset of @ch's segments in the storage of @cl, or -1 for none. */
+static inline long wt_seg_index(const struct rpcrdma_chunk_lists *cl,
+				const struct rpcrdma_chunk *ch)
+{
+	return ch->segs ? ch->segs - cl->segs : -1;
+}
+
+/*
+ * @la and @lb, decoded from the same bytes, say the same: counts, every
+ * chunk and segment, and where each sits in its own storage (which may
+ * be of different sizes).
+ */
+static inline void wt_expect_same_lists(struct kunit *test,
+					const struct rpcrdma_chunk_lists *la,
+					const struct rpcrdma_chunk_lists *lb)
+{
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, la->read - la->chunks, lb->read - lb->chunks);
+	KUNIT_EXPECT_EQ(test, la->write - la->chunks, lb->write - lb->chunks);
+	KUNIT_EXPECT_EQ(test, la->nr_read_chunks, lb->nr_read_chunks);
+	KUNIT_EXPECT_EQ(test, la->nr_read_segs, lb->nr_read_segs);
+	KUNIT_EXPECT_EQ(test, la->nr_write_chunks, lb->nr_write_chunks);
+	KUNIT_EXPECT_EQ(test, la->nr_write_segs, lb->nr_write_segs);
+	KUNIT_EXPECT_EQ(test, la->has_reply, lb->has_reply);
+	KUNIT_EXPECT_EQ(test, la->reply.position, lb->reply.position);
+	KUNIT_EXPECT_EQ(test, la->reply.length, lb->reply.length);
+	KUNIT_EXPECT_EQ(test, la->reply.nsegs, lb->reply.nsegs);
+	KUNIT_EXPECT_EQ(test, wt_seg_index(la, &la->reply),
+			wt_seg_index(lb, &lb->reply));
+	KUNIT_EXPECT_EQ(test, la->used_segs, lb->used_segs);
+	if (la->nr_read_chunks != lb->nr_read_chunks ||
+	    la->nr_write_chunks != lb->nr_write_chunks ||
+	    la->used_segs != lb->used_segs)
+		return;
+	for (i = 0; i < la->nr_read_chunks + la->nr_write_chunks; i++) {
+		KUNIT_EXPECT_EQ(test, la->chunks[i].position,
+				lb->chunks[i].position);
+		KUNIT_EXPECT_EQ(test, la->chunks[i].length,
+				lb->chunks[i].length);
+		KUNIT_EXPECT_EQ(test, la->chunks[i].nsegs, lb->chunks[i].nsegs);
+		KUNIT_EXPECT_EQ(test, wt_seg_index(la, &la->chunks[i]),
+				wt_seg_index(lb, &lb->chunks[i]));
+	}
+	KUNIT_EXPECT_MEMEQ(test, la->segs, lb->segs,
+			   la->used_segs * sizeof(la->segs[0]));
+}
+
+/* @a and @b, decoded from the same bytes, say the same in every field. */
+static inline void wt_expect_same_hdr(struct kunit *test,
+				      const struct rpcrdma_hdr *a,
+				      const struct rpcrdma_hdr *b)
+{
+	KUNIT_EXPECT_EQ(test, a->xid, b->xid);
+	KUNIT_EXPECT_EQ(test, a->vers, b->vers);
+	KUNIT_EXPECT_EQ(test, a->credits, b->credits);
+	KUNIT_EXPECT_EQ(test, a->proc, b->proc);
+	KUNIT_EXPECT_EQ(test, a->fixed_valid, b->fixed_valid);
+	KUNIT_EXPECT_EQ(test, a->err, b->err);
+	KUNIT_EXPECT_EQ(test, a->vers_low, b->vers_low);
+	KUNIT_EXPECT_EQ(test, a->vers_high, b->vers_high);
+	KUNIT_EXPECT_EQ(test, a->hdr_len, b->hdr_len);
+	KUNIT_EXPECT_EQ(test, a->inline_len, b->inline_len);
+	wt_expect_same_lists(test, &a->lists, &b->lists);
+}
+
 /*
  * Decode @len bytes of @words as a whole header.  The cursor is checked
  * never to pass the received length.
