@@ -258,6 +258,34 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 }
 
 /*
+ * Up to @want Receive buffers onto @list: free ones first, in one go,
+ * then new ones while the connection is below its limit.  Return: how
+ * many.
+ */
+static unsigned int srdma_recv_gather(struct srdma_xprt *sx,
+				      struct list_head *list,
+				      unsigned int want)
+{
+	unsigned int got = 0;
+	struct srdma_recv *rc;
+
+	spin_lock(&sx->rx_lock);
+	while (got < want && !list_empty(&sx->recv_free)) {
+		list_move_tail(sx->recv_free.next, list);
+		got++;
+	}
+	spin_unlock(&sx->rx_lock);
+	while (got < want) {
+		rc = srdma_recv_get(sx);
+		if (!rc)
+			break;
+		list_add_tail(&rc->node, list);
+		got++;
+	}
+	return got;
+}
+
+/*
  * A Receive was consumed.  Its replacement waits until a batch of them
  * is due, and the batch goes out with one ib_post_recv(); meanwhile the
  * recv_batch - 1 Receives posted beyond the credits keep every credit
@@ -268,8 +296,7 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
  */
 static void srdma_recv_refill(struct srdma_xprt *sx)
 {
-	unsigned int want, got = 0;
-	struct srdma_recv *rc;
+	unsigned int want, got;
 	LIST_HEAD(batch);
 
 	if (++sx->recv_owed < sx->recv_batch)
@@ -277,19 +304,7 @@ static void srdma_recv_refill(struct srdma_xprt *sx)
 	want = sx->recv_owed;
 	sx->recv_owed = 0;
 
-	spin_lock(&sx->rx_lock);
-	while (got < want && !list_empty(&sx->recv_free)) {
-		list_move_tail(sx->recv_free.next, &batch);
-		got++;
-	}
-	spin_unlock(&sx->rx_lock);
-	while (got < want) {
-		rc = srdma_recv_get(sx);
-		if (!rc)
-			break;
-		list_add_tail(&rc->node, &batch);
-		got++;
-	}
+	got = srdma_recv_gather(sx, &batch, want);
 	if (got < want) {
 		spin_lock(&sx->rx_lock);
 		sx->recv_deficit += want - got;
@@ -313,8 +328,7 @@ static void srdma_recv_refill(struct srdma_xprt *sx)
  */
 static void srdma_grant_grow(struct srdma_xprt *sx)
 {
-	unsigned int grant = sx->grant, held, add, got = 0;
-	struct srdma_recv *rc;
+	unsigned int grant = sx->grant, held, add, got;
 	LIST_HEAD(list);
 
 	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
@@ -325,13 +339,7 @@ static void srdma_grant_grow(struct srdma_xprt *sx)
 		trace_svcrdma_grant_budget(sx, grant, held);
 		return;
 	}
-	while (got < add) {
-		rc = srdma_recv_get(sx);
-		if (!rc)
-			break;
-		list_add_tail(&rc->node, &list);
-		got++;
-	}
+	got = srdma_recv_gather(sx, &list, add);
 	srdma_grant_give(add - got);
 	if (!got)
 		return;
