@@ -172,6 +172,7 @@ struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
 		return NULL;
 	sc->nr_wrs = 0;
 	sc->nr_pages = 0;
+	sc->carries_grant = false;
 	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->ib.pd->local_dma_lkey,
 			       sx->max_send_sge);
 	rpcrdma_send_sges_premapped_hdr(&sc->sges, sc->hdr_dma);
@@ -279,6 +280,22 @@ static void srdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	srdma_sendq_retire(sx, sc);
 }
 
+/*
+ * A reply's header carries the grant of the moment it is posted, read
+ * under the Send FIFO lock that a fall is published under: a reply
+ * posted before a fall carries the larger grant, any posted after it the
+ * smaller one (credits.c says why the Receives depend on that order).
+ */
+static void srdma_send_stamp_grant(struct srdma_xprt *sx,
+				   struct srdma_send *sc)
+{
+	__be32 *p = sc->hdr_buf;
+
+	p[2] = cpu_to_be32(READ_ONCE(sx->grant));
+	ib_dma_sync_single_for_device(sx->device, sc->hdr_dma + 2 * XDR_UNIT,
+				      XDR_UNIT, DMA_TO_DEVICE);
+}
+
 /**
  * srdma_send_post - post a Send context: its Writes, then its Send
  * @sc: context with @sc->wr, its SGEs and its Writes prepared
@@ -312,6 +329,8 @@ int srdma_send_post(struct srdma_send *sc)
 
 	/* The FIFO takes the Sends in the order the Send Queue does. */
 	spin_lock(&sx->sendq.lock);
+	if (sc->carries_grant)
+		srdma_send_stamp_grant(sx, sc);
 	signal = rpcrdma_sendq_add(&sx->sendq, &sc->sqe, sc->nr_wrs > 1);
 	sc->wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
 	trace_svcrdma_post_send(sc);
@@ -394,6 +413,7 @@ int srdma_send_error(struct srdma_xprt *sx, __be32 xid, u32 err)
 		return rc;
 	}
 	sc->wr.opcode = IB_WR_SEND;
+	sc->carries_grant = true;
 	if (err == RPCRDMA_ERR_VERS)
 		trace_svcrdma_err_vers(sx, xid);
 	else
@@ -658,6 +678,7 @@ int srdma_sendto(struct svc_rqst *rqstp)
 		goto out_err;
 
 	sc->wr.opcode = IB_WR_SEND;
+	sc->carries_grant = true;
 	if (srdma_reply_inv_rkey(sx->remote_inv, &rc->hdr.lists, &rkey)) {
 		sc->wr.opcode = IB_WR_SEND_WITH_INV;
 		sc->wr.ex.invalidate_rkey = rkey;

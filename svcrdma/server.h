@@ -542,6 +542,8 @@ struct srdma_rw {
  *	completion or a later one retires it
  * @pages: reply pages released when the Send is retired
  * @nr_pages: entries of @pages in use
+ * @carries_grant: a reply or RDMA_ERROR: its header's credit field is
+ *	stamped with the grant as it is posted (a backchannel Call's is not)
  */
 struct srdma_send {
 	struct list_head node;
@@ -558,6 +560,7 @@ struct srdma_send {
 	struct rpcrdma_sendq_entry sqe;
 	struct page *pages[RPCSVC_MAXPAGES];
 	unsigned int nr_pages;
+	bool carries_grant;
 };
 
 /**
