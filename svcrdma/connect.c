@@ -403,7 +403,9 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	sx->recv_size = rpcrdma_cm_recv_size(sx->local_pdata.recv_size,
 					     &sx->peer_pdata,
 					     sx->peer_pdata_sent);
-	srdma_grant_init(sx, q->max_requests);
+	rc = srdma_grant_init(sx, q->max_requests);
+	if (rc)
+		return rc;
 	sx->max_send_sge = q->max_send_sge;
 	sx->ord = q->ord;
 	sx->sq_budget = q->sq_budget;

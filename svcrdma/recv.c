@@ -162,18 +162,25 @@ static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
 /* A buffer is free again: it makes up a missing Receive first. */
 static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
-	bool repost = false;
+	bool repost = false, trim = false;
 
 	atomic_inc(&sx->calls_done);
 	spin_lock(&sx->rx_lock);
 	if (sx->recv_deficit && !sx->rq_closed) {
 		sx->recv_deficit--;
 		repost = true;
+	} else if (sx->recv_trim) {
+		/* The grant fell: this buffer is no longer needed. */
+		sx->recv_trim--;
+		sx->recv_count--;
+		trim = true;
 	} else {
 		list_add(&rc->node, &sx->recv_free);
 	}
 	spin_unlock(&sx->rx_lock);
-	if (repost && srdma_recv_post(sx, rc))
+	if (trim)
+		srdma_recv_free(sx, rc);
+	else if (repost && srdma_recv_post(sx, rc))
 		srdma_close(sx, "cannot repost a Receive");
 }
 
@@ -286,19 +293,46 @@ static unsigned int srdma_recv_gather(struct srdma_xprt *sx,
 }
 
 /*
+ * A backchannel reply (RFC 8167): an RDMA_MSG with no chunks whose RPC
+ * message is a REPLY.  It answers a callback of ours, so it is not one of
+ * the client's forward Calls, which alone may take a fallen grant's
+ * Receives (credits.c).  Anything else counts as a Call.
+ */
+static bool srdma_is_bc_reply(const struct srdma_recv *rc)
+{
+	const __be32 *p = rc->rb.buf;
+
+	return rc->byte_len >= 9 * XDR_UNIT &&
+	       p[3] == cpu_to_be32(RPCRDMA_MSG) && !p[4] && !p[5] && !p[6] &&
+	       p[8] == rpc_reply;
+}
+
+/*
  * A Receive was consumed.  Its replacement waits until a batch of them
  * is due, and the batch goes out with one ib_post_recv(); meanwhile the
  * recv_batch - 1 Receives posted beyond the credits keep every credit
  * backed.  Buffers come from recv_free, or are new while the connection
  * is below its limit.  Any that are missing (the client sent more than
  * its credits, or memory is short) are owed as a deficit, which the
- * buffers nfsd releases make up.
+ * buffers nfsd releases make up.  While a fallen grant has Receives
+ * to give back, a Call's Receive is one of them: not replaced, and its
+ * buffer freed when nfsd is done with it.
  */
-static void srdma_recv_refill(struct srdma_xprt *sx)
+static void srdma_recv_refill(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	unsigned int want, got;
 	LIST_HEAD(batch);
 
+	if (unlikely(atomic_read(&sx->recv_giveback)) &&
+	    !srdma_is_bc_reply(rc) &&
+	    atomic_dec_if_positive(&sx->recv_giveback) >= 0) {
+		/* A fallen grant's Receive: not reposted, its buffer freed. */
+		srdma_grant_give(sx, 1);
+		spin_lock(&sx->rx_lock);
+		sx->recv_trim++;
+		spin_unlock(&sx->rx_lock);
+		return;
+	}
 	if (++sx->recv_owed < sx->recv_batch)
 		return;
 	want = sx->recv_owed;
@@ -323,34 +357,88 @@ static void srdma_recv_refill(struct srdma_xprt *sx)
  * see: a client that keeps its whole grant in flight was seen with about
  * half of it here.)  Grow the grant by a batch, from the server's
  * budget: the Receives for it are posted first, and only then do replies
- * carry it (RFC 8166 section 3.3.1).  The grant never falls, so the
- * Receives behind every grant sent stay posted.
+ * carry it (RFC 8166 section 3.3.1).
  */
-static void srdma_grant_grow(struct srdma_xprt *sx)
+static void srdma_grant_grow(struct srdma_xprt *sx, unsigned int held)
 {
-	unsigned int grant = sx->grant, held, add, got;
+	unsigned int grant = sx->grant, add, got;
 	LIST_HEAD(list);
 
-	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
-	if (grant >= sx->max_requests || 3 * held <= grant)
-		return;
 	add = min(sx->recv_batch, sx->max_requests - grant);
-	if (!srdma_grant_take(add)) {
+	if (!srdma_grant_take(sx, add)) {
 		trace_svcrdma_grant_budget(sx, grant, held);
 		return;
 	}
 	got = srdma_recv_gather(sx, &list, add);
-	srdma_grant_give(add - got);
+	srdma_grant_give(sx, add - got);
 	if (!got)
 		return;
 	if (srdma_recv_post_list(sx, &list)) {
-		srdma_grant_give(got);
+		srdma_grant_give(sx, got);
 		srdma_close(sx, "cannot post Receives for a larger grant");
 		return;
 	}
 	/* The Receives are posted: now replies may carry the grant. */
 	smp_store_release(&sx->grant, grant + got);
 	trace_svcrdma_grant(sx, grant, grant + got, held);
+}
+
+/*
+ * Lower the grant by a batch.  Published under the Send FIFO lock, so
+ * every reply posted after it carries the smaller grant; the Receives of
+ * the next Calls are then not reposted (credits.c says why that is safe).
+ */
+static void srdma_grant_fall(struct srdma_xprt *sx, unsigned int floor,
+			     unsigned int held, enum srdma_grant_step why)
+{
+	unsigned int grant = sx->grant;
+	unsigned int by = min(sx->recv_batch, grant - floor);
+
+	spin_lock(&sx->sendq.lock);
+	WRITE_ONCE(sx->grant, grant - by);
+	atomic_add(by, &sx->recv_giveback);
+	spin_unlock(&sx->sendq.lock);
+	trace_svcrdma_grant_fall(sx, grant, grant - by, held,
+				 why == SRDMA_GRANT_OVER_SHARE);
+}
+
+/* A Call came: the grant grows, falls or stays (srdma_grant_step()). */
+static void srdma_grant_adjust(struct srdma_xprt *sx)
+{
+	struct srdma_grant_view v;
+
+	v.held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
+	v.grant = sx->grant;
+	v.floor = min_t(unsigned int, sx->max_requests, SRDMA_GRANT_FLOOR);
+	v.max = sx->max_requests;
+	v.batch = sx->recv_batch;
+	sx->held_peak = max(sx->held_peak, v.held);
+	v.peak = sx->held_peak;
+	v.window_end = ++sx->window_calls >= SRDMA_GRANT_WINDOW * v.grant;
+	if (v.window_end) {
+		sx->window_calls = 0;
+		sx->held_peak = 0;
+	}
+	v.falling = atomic_read(&sx->recv_giveback);
+	srdma_grant_share(sx, &v);
+
+	switch (srdma_grant_step(&v)) {
+	case SRDMA_GRANT_GROW:
+		srdma_grant_grow(sx, v.held);
+		break;
+	case SRDMA_GRANT_AT_SHARE:
+		trace_svcrdma_grant_share(sx, v.grant, v.held, v.peer_lent,
+					  v.share);
+		break;
+	case SRDMA_GRANT_IDLE:
+		srdma_grant_fall(sx, v.floor, v.peak, SRDMA_GRANT_IDLE);
+		break;
+	case SRDMA_GRANT_OVER_SHARE:
+		srdma_grant_fall(sx, v.floor, v.held, SRDMA_GRANT_OVER_SHARE);
+		break;
+	case SRDMA_GRANT_KEEP:
+		break;
+	}
 }
 
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -373,8 +461,8 @@ static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	trace_svcrdma_wc_recv(wc, &rc->cid);
 	rc->byte_len = wc->byte_len;
 	rpcrdma_recv_buf_sync(&rc->rb, sx->device, rc->byte_len);
-	srdma_recv_refill(sx);
-	srdma_grant_grow(sx);
+	srdma_recv_refill(sx, rc);
+	srdma_grant_adjust(sx);
 
 	spin_lock(&sx->rx_lock);
 	list_add_tail(&rc->node, &sx->rx_ready);

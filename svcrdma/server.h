@@ -148,6 +148,77 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
 }
 
 /**
+ * struct srdma_peer - a client address with connections, for the budget
+ * @node: entry in the table of peers (credits.c)
+ * @net: the network namespace of its connections
+ * @addr: the client's address (port ignored)
+ * @conns: its connections (under the peers' lock)
+ * @lent: credits above their floors its connections hold
+ */
+struct srdma_peer {
+	struct hlist_node node;
+	struct net *net;
+	struct sockaddr_storage addr;
+	unsigned int conns;
+	atomic_t lent;
+};
+
+/**
+ * struct srdma_grant_view - what decides a grant's next step
+ * @grant: the grant now
+ * @floor: the smallest grant (SRDMA_GRANT_FLOOR, or less if the queues
+ *	are smaller)
+ * @max: the largest grant (the queues are sized for it)
+ * @batch: credits the grant moves by (a Receive batch)
+ * @held: messages received and not yet finished with
+ * @peak: the largest @held over the current window of Calls
+ * @window_end: this Call ends a window (SRDMA_GRANT_WINDOW grants of Calls)
+ * @falling: the grant fell and its Receives are not all given back yet
+ * @sharing: the budget is being shared out: a connection whose client
+ *	holds no more than its share was refused credits in the last second
+ * @peer_lent: credits the connection's client holds (if @sharing)
+ * @share: an equal share of the budget per client (if @sharing)
+ */
+struct srdma_grant_view {
+	unsigned int grant;
+	unsigned int floor;
+	unsigned int max;
+	unsigned int batch;
+	unsigned int held;
+	unsigned int peak;
+	bool window_end;
+	bool falling;
+	bool sharing;
+	unsigned int peer_lent;
+	unsigned int share;
+};
+
+/**
+ * enum srdma_grant_step - what srdma_grant_step() decides
+ * @SRDMA_GRANT_KEEP: the grant stays
+ * @SRDMA_GRANT_GROW: grow by a batch, budget permitting
+ * @SRDMA_GRANT_AT_SHARE: it would grow, but its client holds its share
+ *	of a budget being shared out
+ * @SRDMA_GRANT_IDLE: fall by a batch: a sixth of it or less was held over
+ *	a whole window
+ * @SRDMA_GRANT_OVER_SHARE: fall by a batch: the budget is being shared
+ *	out and its client holds more than its share
+ */
+enum srdma_grant_step {
+	SRDMA_GRANT_KEEP,
+	SRDMA_GRANT_GROW,
+	SRDMA_GRANT_AT_SHARE,
+	SRDMA_GRANT_IDLE,
+	SRDMA_GRANT_OVER_SHARE,
+};
+
+/*
+ * A window of Calls, in grants: a connection that held no more than a
+ * sixth of its grant over this many grants' worth of Calls falls a batch.
+ */
+#define SRDMA_GRANT_WINDOW	2
+
+/**
  * struct srdma_xprt - a listener or a connection
  * @xprt: the svc transport (first: see srdma_xprt())
  * @cm_id: RDMA-CM identifier
@@ -171,9 +242,19 @@ static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
  * @max_requests: the largest grant: the queues are sized for it
  * @grant: credits granted now, from SRDMA_GRANT_FLOOR up to @max_requests;
  *	raised by the Receive completion handler once the Receives for it
- *	are posted, read by replies through srdma_grant(); it never falls
+ *	are posted, lowered by it under @sendq.lock; stamped into each
+ *	reply as it is posted, under the same lock (srdma_send_post())
+ * @lent: credits above the floor this connection took from the budget
+ *	and holds (only the Receive completion handler and teardown use it)
+ * @peer: its client's entry in the budget's table of peers
  * @calls_in: messages received (the Receive completion handler's count)
  * @calls_done: messages whose Receive buffer is free again
+ * @held_peak: most messages held at once in the current window
+ * @window_calls: Calls received in the current window
+ * @recv_giveback: Receives of a fallen grant still to give back: the
+ *	next Calls' Receives are not reposted (srdma_recv_refill())
+ * @recv_trim: Receive buffers to free rather than keep, as nfsd releases
+ *	them (under @rx_lock)
  * @ord: RDMA Reads we may have outstanding: the client's responder
  *	resources, our tunable and the device's limit, whichever is least
  * @max_send_sge: SGEs per Send work request
@@ -245,8 +326,13 @@ struct srdma_xprt {
 	unsigned int recv_size;
 	unsigned int max_requests;
 	unsigned int grant;
+	unsigned int lent;
+	struct srdma_peer *peer;
 	unsigned int calls_in;
 	atomic_t calls_done;
+	unsigned int held_peak;
+	unsigned int window_calls;
+	atomic_t recv_giveback;
 	unsigned int ord;
 	unsigned int max_send_sge;
 
@@ -269,6 +355,7 @@ struct srdma_xprt {
 	unsigned int recv_batch;
 	unsigned int recv_owed;
 	unsigned int recv_deficit;
+	unsigned int recv_trim;
 
 	spinlock_t send_lock;	/* protects send_free and the orphans */
 	struct list_head send_free;
@@ -623,14 +710,17 @@ void srdma_call_layout_copy(struct srdma_call_layout *dst,
  */
 static inline u32 srdma_grant(const struct srdma_xprt *sx)
 {
-	/* Pairs with the release in srdma_grant_grow(). */
+	/* Pairs with the release in srdma_grant_adjust(). */
 	return smp_load_acquire(&sx->grant);
 }
 
-void srdma_grant_init(struct srdma_xprt *sx, unsigned int max);
-bool srdma_grant_take(unsigned int n);
-void srdma_grant_give(unsigned int n);
+int srdma_grant_init(struct srdma_xprt *sx, unsigned int max);
+void srdma_grant_share(const struct srdma_xprt *sx,
+		       struct srdma_grant_view *v);
+bool srdma_grant_take(struct srdma_xprt *sx, unsigned int n);
+void srdma_grant_give(struct srdma_xprt *sx, unsigned int n);
 void srdma_grant_release(struct srdma_xprt *sx);
+enum srdma_grant_step srdma_grant_step(const struct srdma_grant_view *v);
 
 /* reply_plan.c */
 int srdma_reply_plan(const struct rpcrdma_chunk_lists *call,

@@ -4,6 +4,7 @@
  * names the kernel's own transport uses.  Tunables affect connections
  * accepted afterwards.  Writing to a counter resets it.
  */
+#include <kunit/visibility.h>
 #include <linux/sysctl.h>
 
 #include "server.h"
@@ -14,6 +15,7 @@ unsigned int srdma_ord = SRDMA_DEF_ORD;
 unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
 /* Set from the machine's memory at registration. */
 unsigned int srdma_credit_budget;
+EXPORT_SYMBOL_IF_KUNIT(srdma_credit_budget);
 
 struct percpu_counter srdma_stats[SRDMA_STAT_MAX];
 

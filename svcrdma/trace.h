@@ -349,6 +349,54 @@ TRACE_EVENT(svcrdma_grant_budget,
 		  __get_str(peer), __entry->grant, __entry->held)
 );
 
+TRACE_EVENT(svcrdma_grant_fall,
+	TP_PROTO(const struct srdma_xprt *sx, unsigned int old,
+		 unsigned int grant, unsigned int held, bool over_share),
+	TP_ARGS(sx, old, grant, held, over_share),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(unsigned int, old)
+		__field(unsigned int, grant)
+		__field(unsigned int, held)
+		__field(bool, over_share)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->old = old;
+		__entry->grant = grant;
+		__entry->held = held;
+		__entry->over_share = over_share;
+	),
+	TP_printk("peer=%s grant %u -> %u (%u messages held): %s",
+		  __get_str(peer), __entry->old, __entry->grant,
+		  __entry->held, __entry->over_share ?
+		  "its client holds more than its share of the credit budget" :
+		  "idle")
+);
+
+TRACE_EVENT(svcrdma_grant_share,
+	TP_PROTO(const struct srdma_xprt *sx, unsigned int grant,
+		 unsigned int held, unsigned int lent, unsigned int share),
+	TP_ARGS(sx, grant, held, lent, share),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(unsigned int, grant)
+		__field(unsigned int, held)
+		__field(unsigned int, lent)
+		__field(unsigned int, share)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->grant = grant;
+		__entry->held = held;
+		__entry->lent = lent;
+		__entry->share = share;
+	),
+	TP_printk("peer=%s grant stays %u (%u messages held): its client holds %u credits, its share of the credit budget is %u",
+		  __get_str(peer), __entry->grant, __entry->held,
+		  __entry->lent, __entry->share)
+);
+
 TRACE_EVENT(svcrdma_decode_rqst,
 	TP_PROTO(const struct srdma_recv *rc),
 	TP_ARGS(rc),
