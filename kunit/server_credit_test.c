@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: a server connection's grant (svcrdma/credits.c).
+ *
+ * Three things are checked.  srdma_grant_step()'s decisions, vector by
+ * vector.  The rule that lets a fallen grant's Receives go (the next
+ * Calls' Receives are not reposted, and each reply carries the grant of
+ * the moment it is posted), against a model of a client that keeps to
+ * RFC 8166 section 3.3.1 (it never has more Calls outstanding than the
+ * last reply it read granted): whatever the order of Calls, replies,
+ * rises and falls, every credit the client believes it has is backed by
+ * a posted Receive, and once the load stops changing every fallen
+ * credit's Receive has been given back.  And the budget shared per client: a
+ * client with many connections that took it all must give way to a
+ * client with one.
+ */
+#include <kunit/test.h>
+#include <linux/inet.h>
+#include <linux/prandom.h>
+
+#include "../svcrdma/server.h"
+
+/* One srdma_grant_step() vector. */
+struct gs_vec {
+	const char *name;
+	struct srdma_grant_view v;
+	enum srdma_grant_step want;
+};
+
+#define GS(g, h) .grant = (g), .floor = 8, .max = 64, .batch = 8, .held = (h)
+
+static const struct gs_vec gs_vecs[] = {
+	{ "floor, a quarter held", { GS(8, 2) }, SRDMA_GRANT_KEEP },
+	{ "floor, a third held", { GS(8, 3) }, SRDMA_GRANT_GROW },
+	{ "at max, all held", { GS(64, 64) }, SRDMA_GRANT_KEEP },
+	{ "near max, grows by what is left",
+	  { GS(60, 30), .max = 64, .sharing = true, .peer_lent = 24,
+	    .share = 28 }, SRDMA_GRANT_GROW },
+	{ "a third held exactly stays", { GS(24, 8) }, SRDMA_GRANT_KEEP },
+	{ "window ends, a sixth held at peak",
+	  { GS(64, 1), .peak = 10, .window_end = true }, SRDMA_GRANT_IDLE },
+	{ "window ends, more than a sixth at peak",
+	  { GS(64, 1), .peak = 11, .window_end = true }, SRDMA_GRANT_KEEP },
+	{ "window ends at the floor", { GS(8, 0), .window_end = true },
+	  SRDMA_GRANT_KEEP },
+	{ "idle, window not over", { GS(64, 0) }, SRDMA_GRANT_KEEP },
+	{ "falling: no growth", { GS(32, 30), .falling = true },
+	  SRDMA_GRANT_KEEP },
+	{ "falling: no second fall",
+	  { GS(32, 0), .window_end = true, .falling = true },
+	  SRDMA_GRANT_KEEP },
+	{ "falling, over its share",
+	  { GS(32, 0), .falling = true, .sharing = true, .peer_lent = 40,
+	    .share = 16 }, SRDMA_GRANT_KEEP },
+	{ "sharing, client over its share, busy",
+	  { GS(32, 30), .sharing = true, .peer_lent = 40, .share = 16 },
+	  SRDMA_GRANT_OVER_SHARE },
+	{ "sharing, client over its share, connection at floor",
+	  { GS(8, 8), .sharing = true, .peer_lent = 40, .share = 16 },
+	  SRDMA_GRANT_AT_SHARE },
+	{ "sharing, growth reaches the share exactly",
+	  { GS(16, 8), .sharing = true, .peer_lent = 8, .share = 16 },
+	  SRDMA_GRANT_GROW },
+	{ "sharing, growth passes the share",
+	  { GS(16, 8), .sharing = true, .peer_lent = 9, .share = 16 },
+	  SRDMA_GRANT_AT_SHARE },
+	{ "not sharing, large client grows",
+	  { GS(16, 8), .peer_lent = 900, .share = 16 }, SRDMA_GRANT_GROW },
+};
+
+static void gs_vec_desc(const struct gs_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gs, gs_vecs, gs_vec_desc);
+
+static void grant_step_case(struct kunit *test)
+{
+	const struct gs_vec *v = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v->v), v->want);
+}
+
+/*
+ * The model: a server whose Receives are reposted as each Call consumes
+ * one, unless a fallen grant still has Receives to give back; nfsd
+ * threads that encode replies in one order and post them in another; a
+ * client that reads replies in the order they were posted.
+ */
+#define LM_MAX	256
+
+struct lm {
+	u32 grant;		/* the server's grant */
+	u32 posted;		/* Receives posted */
+	u32 giveback;		/* Receives of a fall still to give back */
+	u32 fallen;		/* credits fallen, over the run */
+	u32 given;		/* Receives given back, over the run */
+	u32 held;		/* Calls received, no reply encoded */
+	u32 encoded[LM_MAX];	/* replies encoded, not posted: grant read */
+	u32 nr_encoded;
+	u32 outstanding;	/* the client's Calls without a reply read */
+	u32 client_grant;	/* what the last reply it read granted */
+	u32 flight[LM_MAX];	/* replies posted, not yet read */
+	u32 head, tail;
+	u32 call_pct;		/* how busy the client is */
+	bool stamp_at_encode;	/* the broken server of lm_broken_case */
+};
+
+static void lm_init(struct lm *m, u32 grant, u32 call_pct)
+{
+	memset(m, 0, sizeof(*m));
+	m->grant = grant;
+	m->posted = grant;
+	m->client_grant = grant;
+	m->call_pct = call_pct;
+}
+
+/* Every credit the client believes it has is backed by a Receive. */
+static bool lm_backed(const struct lm *m)
+{
+	return m->client_grant <= m->outstanding ||
+	       m->posted >= m->client_grant - m->outstanding;
+}
+
+/* A Call arrives and consumes a Receive (srdma_recv_refill()). */
+static void lm_call(struct lm *m)
+{
+	m->outstanding++;
+	m->posted--;
+	m->held++;
+	if (m->giveback) {
+		m->giveback--;
+		m->given++;
+	} else {
+		m->posted++;
+	}
+}
+
+static void lm_encode(struct lm *m)
+{
+	m->held--;
+	m->encoded[m->nr_encoded++] = m->grant;
+}
+
+/* Encoded reply @i is posted (srdma_send_post()). */
+static void lm_post(struct lm *m, u32 i)
+{
+	u32 grant = m->stamp_at_encode ? m->encoded[i] : m->grant;
+
+	m->encoded[i] = m->encoded[--m->nr_encoded];
+	m->flight[m->tail++ % LM_MAX] = grant;
+}
+
+static void lm_read(struct lm *m)
+{
+	m->outstanding--;
+	m->client_grant = m->flight[m->head++ % LM_MAX];
+}
+
+static void lm_fall(struct lm *m, u32 by)
+{
+	m->fallen += by;
+	m->grant -= by;
+	m->giveback += by;
+}
+
+static void lm_grow(struct lm *m, u32 by)
+{
+	/* Receives first, then the grant. */
+	m->posted += by;
+	m->grant += by;
+}
+
+/*
+ * One random step of the model.  Return: false if a credit the client
+ * believes it has was left without a Receive.
+ */
+static bool lm_step(struct lm *m, struct rnd_state *rnd, bool change)
+{
+	u32 r = prandom_u32_state(rnd) % 100;
+
+	if (r < m->call_pct) {
+		if (m->outstanding < m->client_grant) {
+			if (!m->posted)
+				return false;
+			lm_call(m);
+		}
+	} else if (r < 60) {
+		if (m->held)
+			lm_encode(m);
+		if (m->nr_encoded && prandom_u32_state(rnd) % 2)
+			lm_post(m, prandom_u32_state(rnd) % m->nr_encoded);
+	} else if (r < 95) {
+		if (m->head != m->tail)
+			lm_read(m);
+	} else if (change && !m->giveback) {
+		if (r < 98 && m->grant > 8)
+			lm_fall(m, min(8U, m->grant - 8));
+		else if (m->grant < 64)
+			lm_grow(m, 8);
+	}
+	return lm_backed(m);
+}
+
+/* Run @steps of changes, then enough steady busy load to settle. */
+static bool lm_run(struct lm *m, u64 seed, unsigned int steps)
+{
+	struct rnd_state rnd;
+	unsigned int i;
+
+	prandom_seed_state(&rnd, seed);
+	for (i = 0; i < steps; i++)
+		if (!lm_step(m, &rnd, true))
+			return false;
+	m->call_pct = 30;
+	for (i = 0; i < 4000; i++)
+		if (!lm_step(m, &rnd, false))
+			return false;
+	return true;
+}
+
+static const u32 lm_loads[] = { 30, 15, 5 };
+
+static void grant_model_case(struct kunit *test)
+{
+	struct lm *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int seed, falls = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (seed = 1; seed <= 300; seed++) {
+		lm_init(m, 8 * (1 + seed % 8), lm_loads[seed % 3]);
+		KUNIT_ASSERT_TRUE_MSG(test, lm_run(m, seed, 3000),
+				      "seed %u: a credit without a Receive (grant %u, posted %u, client grant %u, outstanding %u)",
+				      seed, m->grant, m->posted,
+				      m->client_grant, m->outstanding);
+		/* Settled: every fallen credit's Receive went, no more. */
+		KUNIT_EXPECT_EQ_MSG(test, m->given, m->fallen, "seed %u", seed);
+		KUNIT_EXPECT_EQ_MSG(test, m->posted, m->grant, "seed %u", seed);
+		falls += m->fallen;
+	}
+	/* The runs did exercise falls. */
+	KUNIT_EXPECT_GT(test, falls, 1000U);
+}
+
+/* A server that stamps the grant when it encodes a reply is caught. */
+static void grant_model_broken_case(struct kunit *test)
+{
+	struct lm *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int seed, caught = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (seed = 1; seed <= 300; seed++) {
+		lm_init(m, 64, lm_loads[seed % 3]);
+		m->stamp_at_encode = true;
+		if (!lm_run(m, seed, 3000))
+			caught++;
+	}
+	KUNIT_EXPECT_GT(test, caught, 0U);
+}
+
+/*
+ * By hand: a reply encoded before a fall from 16 to 8 and posted after
+ * the Calls that took the fall's Receives.  Stamped when posted, it
+ * grants 8 and the client stays within the Receives; stamped when
+ * encoded, it grants 16 to a client with 8 Receives behind it.
+ */
+static void grant_fall_order(struct kunit *test, bool at_encode, bool want)
+{
+	struct lm *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	lm_init(m, 16, 0);
+	m->stamp_at_encode = at_encode;
+	lm_call(m);
+	lm_encode(m);			/* reads 16 */
+	lm_fall(m, 8);
+	for (i = 0; i < 8; i++)
+		lm_call(m);		/* take the fall's Receives */
+	KUNIT_EXPECT_EQ(test, m->posted, 8U);
+	for (i = 0; i < 8; i++) {
+		lm_encode(m);
+		lm_post(m, m->nr_encoded - 1);
+	}
+	lm_post(m, 0);			/* the first reply, last */
+	while (m->head != m->tail)
+		lm_read(m);
+	KUNIT_EXPECT_EQ(test, m->outstanding, 0U);
+	KUNIT_EXPECT_EQ(test, lm_backed(m), want);
+}
+
+static void grant_fall_order_case(struct kunit *test)
+{
+	grant_fall_order(test, false, true);
+	grant_fall_order(test, true, false);
+}
+
+/* Bare connections from two clients, for the budget's shares. */
+#define CS_CONNS	5
+
+struct cs {
+	struct srdma_xprt *sx[CS_CONNS];
+	unsigned int budget;	/* srdma_credit_budget to restore */
+};
+
+static struct srdma_xprt *cs_conn(struct kunit *test, const char *addr)
+{
+	struct srdma_xprt *sx = kunit_kzalloc(test, sizeof(*sx), GFP_KERNEL);
+	struct sockaddr_in *sin;
+
+	KUNIT_ASSERT_NOT_NULL(test, sx);
+	sin = (struct sockaddr_in *)&sx->xprt.xpt_remote;
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = in_aton(addr);
+	sx->xprt.xpt_net = &init_net;
+	KUNIT_ASSERT_EQ(test, srdma_grant_init(sx, 64), 0);
+	return sx;
+}
+
+static int cs_init(struct kunit *test)
+{
+	struct cs *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->budget = srdma_credit_budget;
+	/* Four connections of 192.0.2.2, then one of 192.0.2.12. */
+	for (i = 0; i < CS_CONNS - 1; i++)
+		c->sx[i] = cs_conn(test, "192.0.2.2");
+	c->sx[i] = cs_conn(test, "192.0.2.12");
+	test->priv = c;
+	return 0;
+}
+
+static void cs_exit(struct kunit *test)
+{
+	struct cs *c = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < CS_CONNS; i++)
+		srdma_grant_release(c->sx[i]);
+	srdma_credit_budget = c->budget;
+}
+
+static void cs_view(struct srdma_xprt *sx, struct srdma_grant_view *v,
+		    unsigned int held)
+{
+	*v = (struct srdma_grant_view){
+		.grant = 8 + sx->lent, .floor = 8, .max = 64, .batch = 8,
+		.held = held,
+	};
+	srdma_grant_share(sx, v);
+}
+
+static void budget_share_case(struct kunit *test)
+{
+	struct cs *c = test->priv;
+	struct srdma_xprt *one = c->sx[CS_CONNS - 1];
+	struct srdma_grant_view v;
+	unsigned int i;
+
+	srdma_credit_budget = 32;
+	/* The four connections of one client take the whole budget. */
+	for (i = 0; i < CS_CONNS - 1; i++)
+		KUNIT_EXPECT_TRUE(test, srdma_grant_take(c->sx[i], 8));
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(c->sx[0], 8));
+
+	/* The other client is refused, and the budget is shared out. */
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(one, 8));
+	cs_view(one, &v, 8);
+	KUNIT_EXPECT_TRUE(test, v.sharing);
+	KUNIT_EXPECT_EQ(test, v.share, 16U);
+	KUNIT_EXPECT_EQ(test, v.peer_lent, 0U);
+
+	/* The first client's connections are over its share: they fall. */
+	cs_view(c->sx[0], &v, 0);
+	KUNIT_EXPECT_EQ(test, v.peer_lent, 32U);
+	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v), SRDMA_GRANT_OVER_SHARE);
+	srdma_grant_give(c->sx[0], 8);
+	srdma_grant_give(c->sx[1], 8);
+	cs_view(c->sx[2], &v, 12);
+	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v), SRDMA_GRANT_AT_SHARE);
+
+	/* Now the client with one connection grows to its share. */
+	cs_view(one, &v, 8);
+	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v), SRDMA_GRANT_GROW);
+	KUNIT_EXPECT_TRUE(test, srdma_grant_take(one, 8));
+	KUNIT_EXPECT_TRUE(test, srdma_grant_take(one, 8));
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(one, 8));
+	cs_view(one, &v, 16);
+	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v), SRDMA_GRANT_AT_SHARE);
+}
+
+/* Whatever was taken goes back when the connections are freed. */
+static void budget_release_case(struct kunit *test)
+{
+	struct cs *c = test->priv;
+	unsigned int i;
+
+	srdma_credit_budget = 40;
+	for (i = 0; i < CS_CONNS; i++)
+		KUNIT_EXPECT_TRUE(test, srdma_grant_take(c->sx[i], 8));
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(c->sx[0], 1));
+	for (i = 0; i < CS_CONNS - 1; i++)
+		srdma_grant_release(c->sx[i]);
+	KUNIT_EXPECT_TRUE(test, srdma_grant_take(c->sx[CS_CONNS - 1], 32));
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(c->sx[CS_CONNS - 1], 1));
+	KUNIT_EXPECT_EQ(test, c->sx[CS_CONNS - 1]->lent, 40U);
+}
+
+static struct kunit_case rpcrdma_server_credit_cases[] = {
+	KUNIT_CASE_PARAM(grant_step_case, gs_gen_params),
+	KUNIT_CASE(grant_model_case),
+	KUNIT_CASE(grant_model_broken_case),
+	KUNIT_CASE(grant_fall_order_case),
+	{}
+};
+
+static struct kunit_suite rpcrdma_server_credit_suite = {
+	.name		= "rpcrdma_server_credit",
+	.test_cases	= rpcrdma_server_credit_cases,
+};
+
+static struct kunit_case rpcrdma_server_budget_cases[] = {
+	KUNIT_CASE(budget_share_case),
+	KUNIT_CASE(budget_release_case),
+	{}
+};
+
+static struct kunit_suite rpcrdma_server_budget_suite = {
+	.name		= "rpcrdma_server_budget",
+	.init		= cs_init,
+	.exit		= cs_exit,
+	.test_cases	= rpcrdma_server_budget_cases,
+};
+
+kunit_test_suites(&rpcrdma_server_credit_suite, &rpcrdma_server_budget_suite);
