@@ -57,7 +57,7 @@ our_server_setup() {
 		  decode_drop_err decode_badproc_err decode_parse_err err_vers \
 		  err_chunk reply_too_big close read_error send_err rq_starve \
 		  send_grow wc_send_err sq_full sq_retry cm_event grant \
-		  grant_budget; do
+		  grant_budget grant_fall; do
 		echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
 			fail "no rpcrdma:svcrdma_$ev tracepoint"
 	done
@@ -146,6 +146,12 @@ our_server_checks() {
 			  fail "no connection's grant grew to max_requests ($max) under fio's load"; }
 		[ "$(trace_count grant_budget)" = 0 ] ||
 			fail "the credit budget was spent by one client"
+		# fio_verify's reads one at a time then take it back down.
+		grep -E " svcrdma_grant_fall: .* -> 8 \(" "$SERVER_TRACE" | head -2
+		grep -qE " svcrdma_grant_fall: peer=192\.0\.2\.2:[0-9]+ grant [0-9]+ -> 8 \([0-9]+ messages held\): idle" \
+			"$SERVER_TRACE" ||
+			{ grep ' svcrdma_grant' "$SERVER_TRACE" | tail -5
+			  fail "no connection's grant fell back to 8 when its load did"; }
 	fi
 	if has_step delegation_recall; then
 		# The recall (CB_RECALL) went to the client over our connection.

@@ -289,6 +289,23 @@ client_step_fio_verify() {
 		--output=/tmp/fio.out ||
 		{ cat /tmp/fio.out; fail "fio verify at depth 64 failed"; }
 	grep -E 'WRITE:|READ:' /tmp/fio.out
+	# Then one read at a time: an adaptive grant falls back a batch at
+	# a time (nfs-server.sh checks the svcrdma_grant_fall events).  The
+	# deep writer again, on the smaller grant: a client that kept using
+	# credits it was no longer granted would overrun the server's
+	# Receives, and our server grants no RNR retry, so the connection
+	# would be lost and made again.
+	step "1,000 direct 4 KiB reads one at a time, then 64 writes in flight again"
+	dd if=/mnt/fio/deep.0.0 of=/dev/null bs=4k count=1000 iflag=direct 2>&1 |
+		tail -1
+	fio --name=deep --directory=/mnt/fio --numjobs=1 --size=4M --bs=16k \
+		--rw=randwrite --direct=1 --ioengine=libaio --iodepth=64 \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--output=/tmp/fio.out ||
+		{ cat /tmp/fio.out; fail "fio verify at depth 64 after the fall failed"; }
+	grep -E 'WRITE:|READ:' /tmp/fio.out
+	[ "$(xprt_field /mnt connect_count)" = 1 ] ||
+		fail "the mount connected $(xprt_field /mnt connect_count) times: its connection was lost under a changing grant"
 	rm -rf /mnt/fio
 	umount /mnt
 }
@@ -766,3 +783,4 @@ server_step_delegation_recall() {
 		fail "the server's write to a delegated file did not finish"
 	signal_peer delegation-recalled
 }
+
