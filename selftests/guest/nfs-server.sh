@@ -57,7 +57,7 @@ our_server_setup() {
 		  decode_drop_err decode_badproc_err decode_parse_err err_vers \
 		  err_chunk reply_too_big close read_error send_err rq_starve \
 		  send_grow wc_send_err sq_full sq_retry cm_event grant \
-		  grant_budget grant_fall; do
+		  grant_budget grant_fall grant_share; do
 		echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
 			fail "no rpcrdma:svcrdma_$ev tracepoint"
 	done
@@ -144,7 +144,7 @@ our_server_checks() {
 			"$SERVER_TRACE" ||
 			{ grep ' svcrdma_grant:' "$SERVER_TRACE" | tail -5
 			  fail "no connection's grant grew to max_requests ($max) under fio's load"; }
-		[ "$(trace_count grant_budget)" = 0 ] ||
+		has_step credit_share || [ "$(trace_count grant_budget)" = 0 ] ||
 			fail "the credit budget was spent by one client"
 		# fio_verify's reads one at a time then take it back down.
 		grep -E " svcrdma_grant_fall: .* -> 8 \(" "$SERVER_TRACE" | head -2
@@ -152,6 +152,21 @@ our_server_checks() {
 			"$SERVER_TRACE" ||
 			{ grep ' svcrdma_grant' "$SERVER_TRACE" | tail -5
 			  fail "no connection's grant fell back to 8 when its load did"; }
+	fi
+	# credit_share: the grants say why each client's credits moved.
+	if has_step credit_share; then
+		grep -E ' svcrdma_grant_(fall|share|budget): ' "$SERVER_TRACE" |
+			sort -u -k2 | head -6
+		grep -qE " svcrdma_grant_fall: peer=192\.0\.2\.2:[0-9]+ grant [0-9]+ -> [0-9]+ \([0-9]+ messages held\): its client holds more than its share" \
+			"$SERVER_TRACE" ||
+			fail "no connection of the nconnect=16 client fell for holding more than its share"
+		grep -qE " svcrdma_grant_(budget|share): peer=192\.0\.2\.12:" "$SERVER_TRACE" ||
+			fail "no event says why the one-connection client's grant waited"
+		one=$(grep -oE " svcrdma_grant: peer=192\.0\.2\.12:[0-9]+ grant [0-9]+ -> [0-9]+" \
+			"$SERVER_TRACE" | awk '{ print $NF }' | sort -n | tail -1)
+		echo "the one-connection client's grant reached ${one:-8}"
+		[ "${one:-8}" -ge 32 ] ||
+			fail "the one-connection client's grant reached ${one:-8}, not its share of the budget less a batch (32)"
 	fi
 	if has_step delegation_recall; then
 		# The recall (CB_RECALL) went to the client over our connection.

@@ -13,7 +13,7 @@
 # Every step, in the order the tests list them.
 NFS_STEPS="inline_matrix nfs_utils rdma6 fio_verify kill_direct_io
 	nconnect_fio restart_under_writer device_removal server_device_removal
-	server_faults connect_failures swap delegation_recall"
+	server_faults connect_failures swap delegation_recall credit_share"
 
 # What a test that names no steps runs.
 NFS_DEFAULT_STEPS="inline_matrix nfs_utils rdma6 fio_verify"
@@ -784,3 +784,106 @@ server_step_delegation_recall() {
 	signal_peer delegation-recalled
 }
 
+# credit_share (our server): with a credit budget of 64, a client address with an nconnect=16 mount takes the budget, then
+# a second client address (192.0.2.12, to the server's 192.0.2.11) with
+# one connection needs credits: the budget is shared per client
+# (svcrdma/credits.c), so the first client's connections fall and the
+# second's grows to its share, and both keep doing I/O.  NFSv3, so that
+# the NFS client does not find the two server addresses to be one server
+# and share a connection (NFSv4.1 trunking).
+share_fio() {
+	local name=$1 dir=$2 jobs=$3 depth=$4 secs=$5
+
+	mkdir -p "$dir" || fail "cannot make $dir"
+	timeout $((secs + 120)) fio --name="$name" --directory="$dir" \
+		--numjobs="$jobs" --size=4M --bs=16k --rw=randwrite --direct=1 \
+		--ioengine=libaio --iodepth="$depth" --time_based \
+		--runtime="$secs" --group_reporting --output-format=json \
+		--output="/tmp/$name.json"
+}
+
+# share_iops NAME: writes per second of share_fio NAME.
+share_iops() {
+	python3 -c 'import json, sys
+print(int(json.load(open(sys.argv[1]))["jobs"][0]["write"]["iops"]))' \
+		"/tmp/$1.json"
+}
+
+client_step_credit_share() {
+	local many one ok=1
+
+	step "credit budget 64: an nconnect=16 client, then a one-connection client"
+	add_rdma_address 192.0.2.12
+	ip route add 192.0.2.11/32 dev eth0 src 192.0.2.12 ||
+		fail "cannot route 192.0.2.11 from 192.0.2.12"
+	wait_peer share-ready 120
+	mkdir -p /mnt/many /mnt/one
+	mount -t nfs -o "vers=3,proto=rdma,port=$NFS_PORT,nolock,nconnect=16" \
+		192.0.2.1:/export /mnt/many || fail "nconnect=16 mount failed"
+	mount -t nfs -o "vers=3,proto=rdma,port=$NFS_PORT,nolock" \
+		192.0.2.11:/export /mnt/one || fail "mount of 192.0.2.11 failed"
+	share_fio many /mnt/many/share-many 4 32 40 &
+	many=$!
+	sleep 10
+	share_fio one /mnt/one/share-one 1 64 25 &
+	one=$!
+	sleep 15
+	cat /proc/net/rpcrdma >/tmp/share-table
+	awk '$1 == "client" && $2 ~ /^192\.0\.2\.12:/ &&
+		$3 == "192.0.2.11:20049" && $4 == "connected" { n++ }
+		END { exit n != 1 }' /tmp/share-table ||
+		{ cat /tmp/share-table
+		  fail "/proc/net/rpcrdma: no one connection from 192.0.2.12 to 192.0.2.11"; }
+	signal_peer share-loaded
+	wait_peer share-checked 120
+	await_pid 180 "fio on the nconnect=16 mount" "$many" || ok=0
+	await_pid 180 "fio on the one-connection mount" "$one" || ok=0
+	[ "$ok" = 1 ] || fail "fio under a shared credit budget failed"
+	echo "nconnect=16 client: $(share_iops many) IOPS; one-connection client: $(share_iops one) IOPS"
+	[ "$(share_iops many)" -gt 0 ] && [ "$(share_iops one)" -gt 0 ] ||
+		fail "a client made no progress under a shared credit budget"
+	step "both mounts' data verify after the shared load"
+	for m in many one; do
+		fio --name="verify-$m" --directory="/mnt/$m/share-$m" --size=4M \
+			--bs=16k --rw=randwrite --direct=1 --ioengine=libaio \
+			--iodepth=16 --verify=crc32c --do_verify=1 --verify_fatal=1 \
+			--output=/tmp/fio.out ||
+			{ cat /tmp/fio.out; fail "fio verify on /mnt/$m failed"; }
+		[ "$(xprt_field "/mnt/$m" connect_count)" = 1 ] ||
+			fail "/mnt/$m connected $(xprt_field "/mnt/$m" connect_count) times"
+		rm -rf "/mnt/$m/share-$m"
+	done
+	umount /mnt/many /mnt/one
+}
+
+server_step_credit_share() {
+	local budget=64 old share many one
+
+	add_rdma_address 192.0.2.11
+	old=$(cat /proc/sys/sunrpc/svc_rdma/credit_budget)
+	echo "$budget" >/proc/sys/sunrpc/svc_rdma/credit_budget ||
+		fail "cannot set credit_budget"
+	signal_peer share-ready
+	wait_peer share-loaded "${PEER_TIMEOUT:-0}"
+	step "/proc/net/rpcrdma with two clients sharing a budget of $budget"
+	cat /proc/net/rpcrdma >/tmp/share-table || fail "cannot read /proc/net/rpcrdma"
+	cat /tmp/share-table
+	# Kept with the logs: how the grants moved up to here.
+	cp /sys/kernel/tracing/trace /out/share-trace.txt
+	signal_peer share-checked
+	share=$((budget / 2))
+	# Credits above the floor (8) by client, from the credits column.
+	many=$(awk '$1 == "server" && $3 ~ /^192\.0\.2\.2:/ && $4 == "connected" {
+		n++; s += $6 - 8 } END { print s + 0 }' /tmp/share-table)
+	one=$(awk '$1 == "server" && $3 ~ /^192\.0\.2\.12:/ && $4 == "connected" {
+		print $6; exit }' /tmp/share-table)
+	echo "client 192.0.2.2 holds $many credits above its floors; 192.0.2.12's grant is ${one:-none}"
+	[ -n "$one" ] || fail "/proc/net/rpcrdma: no connection from 192.0.2.12"
+	[ $((many + one - 8)) -le "$budget" ] ||
+		fail "the two clients hold $((many + one - 8)) credits above their floors, over the budget of $budget"
+	[ "$many" -le $((share + 8)) ] ||
+		fail "client 192.0.2.2 kept $many credits above its floors, more than its share ($share) and a batch"
+	[ "$one" -ge 24 ] ||
+		fail "the one-connection client's grant is $one: it did not get credits from the shared budget"
+	echo "$old" >/proc/sys/sunrpc/svc_rdma/credit_budget
+}

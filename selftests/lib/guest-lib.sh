@@ -115,6 +115,23 @@ rdma_link() {
 	fail "$name never became ACTIVE"
 }
 
+# add_rdma_address ADDRESS: ADDRESS/32 on eth0 as well, and wait until the
+# RDMA device on eth0 has a GID for it (the RDMA core adds one a moment
+# after the address; a connect from or to it fails until then).
+add_rdma_address() {
+	local addr=$1 gid i
+
+	ip addr add "$addr/32" dev eth0 || fail "cannot add $addr to eth0"
+	gid=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		$(echo "$addr" | tr . ' '))
+	for i in $(seq 50); do
+		cat /sys/class/infiniband/"$(rdma_link_name eth0)"/ports/1/gids/* \
+			2>/dev/null | grep -qx "$gid" && return 0
+		sleep 0.2
+	done
+	fail "no GID $gid for $addr on $(rdma_link_name eth0)"
+}
+
 # bond_link ADDRESS: eth0 and eth1 (pair.sh --links 2) in an
 # active-backup bond, bond0, that takes the new active slave's MAC address
 # on a failover (fail_over_mac=active: the RDMA-CM then sends
