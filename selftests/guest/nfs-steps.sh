@@ -265,6 +265,17 @@ client_step_rdma6() {
 }
 
 # fio_verify: 4 writers then 4 readers with verify, NFSv4.2.
+# deep_writer SIZE: one fio writer of SIZE with 64 direct 16 KiB writes in
+# flight on /mnt's one connection, then its verify.
+deep_writer() {
+	fio --name=deep --directory=/mnt/fio --numjobs=1 --size="$1" --bs=16k \
+		--rw=randwrite --direct=1 --ioengine=libaio --iodepth=64 \
+		--verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--output=/tmp/fio.out ||
+		{ cat /tmp/fio.out; fail "fio verify at depth 64 failed"; }
+	grep -E 'WRITE:|READ:' /tmp/fio.out
+}
+
 client_step_fio_verify() {
 	step "fio: 4 writers then 4 readers with verify, NFSv4.2"
 	command -v fio >/dev/null || fail "fio is not installed (make deps installs it)"
@@ -276,19 +287,13 @@ client_step_fio_verify() {
 		--verify_fatal=1 --group_reporting --output=/tmp/fio.out ||
 		{ cat /tmp/fio.out; fail "fio verify failed"; }
 	grep -E 'WRITE:|READ:' /tmp/fio.out
-	# One writer that keeps 64 I/Os in flight on the mount's one
-	# connection, each a Read chunk (16 KiB, above either client's
-	# inline size): a server that adapts its grant (ours) must raise it
-	# step by step to its maximum, and the client must follow the
-	# changing grant without losing a write (nfs-server.sh checks the
-	# server's svcrdma_grant events).
+	# Each write a Read chunk (16 KiB, above either client's inline
+	# size): a server that adapts its grant (ours) must raise it step by
+	# step to its maximum, and the client must follow the changing grant
+	# without losing a write (nfs-server.sh checks the server's
+	# svcrdma_grant events).
 	step "fio: 64 direct 16 KiB writes in flight, with verify"
-	fio --name=deep --directory=/mnt/fio --numjobs=1 --size=16M --bs=16k \
-		--rw=randwrite --direct=1 --ioengine=libaio --iodepth=64 \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 \
-		--output=/tmp/fio.out ||
-		{ cat /tmp/fio.out; fail "fio verify at depth 64 failed"; }
-	grep -E 'WRITE:|READ:' /tmp/fio.out
+	deep_writer 16M
 	# Then one read at a time: an adaptive grant falls back a batch at
 	# a time (nfs-server.sh checks the svcrdma_grant_fall events).  The
 	# deep writer again, on the smaller grant: a client that kept using
@@ -298,12 +303,7 @@ client_step_fio_verify() {
 	step "1,000 direct 4 KiB reads one at a time, then 64 writes in flight again"
 	dd if=/mnt/fio/deep.0.0 of=/dev/null bs=4k count=1000 iflag=direct 2>&1 |
 		tail -1
-	fio --name=deep --directory=/mnt/fio --numjobs=1 --size=4M --bs=16k \
-		--rw=randwrite --direct=1 --ioengine=libaio --iodepth=64 \
-		--verify=crc32c --do_verify=1 --verify_fatal=1 \
-		--output=/tmp/fio.out ||
-		{ cat /tmp/fio.out; fail "fio verify at depth 64 after the fall failed"; }
-	grep -E 'WRITE:|READ:' /tmp/fio.out
+	deep_writer 4M
 	[ "$(xprt_field /mnt connect_count)" = 1 ] ||
 		fail "the mount connected $(xprt_field /mnt connect_count) times: its connection was lost under a changing grant"
 	rm -rf /mnt/fio
