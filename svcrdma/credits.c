@@ -7,7 +7,7 @@
  * A connection starts with a grant of SRDMA_GRANT_FLOOR.  recv.c asks
  * srdma_grant_step() at every Call what to do: grow by a Receive batch
  * while the client keeps more than a third of the grant in use, fall by
- * one when it has held no more than a sixth over a window of Calls.
+ * one batch when it held no more than a sixth over a window of Calls.
  * The credits above the floors come from one budget (srdma_credit_budget,
  * a sysctl), so memory for Receives stays bounded however many clients
  * connect; once it is spent, the budget is shared per client address
@@ -123,7 +123,7 @@ static int srdma_peer_attach(struct srdma_xprt *sx)
 	rpc_copy_addr((struct sockaddr *)&p->addr, sap);
 	p->conns = 1;
 	hash_add(srdma_peers, &p->node, key);
-	srdma_nr_peers++;
+	WRITE_ONCE(srdma_nr_peers, srdma_nr_peers + 1);
 out:
 	spin_unlock(&srdma_peers_lock);
 	kfree(new);
@@ -143,7 +143,7 @@ static void srdma_peer_detach(struct srdma_xprt *sx)
 		p = NULL;
 	} else {
 		hash_del(&p->node);
-		srdma_nr_peers--;
+		WRITE_ONCE(srdma_nr_peers, srdma_nr_peers - 1);
 	}
 	spin_unlock(&srdma_peers_lock);
 	if (p)
