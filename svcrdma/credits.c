@@ -46,7 +46,7 @@ static atomic_t srdma_credits_lent = ATOMIC_INIT(0);
  * Until when (jiffies) the budget is shared out: set when a connection
  * whose client holds no more than its share was refused a batch.
  */
-static unsigned long srdma_share_until;
+unsigned long srdma_share_until;
 
 /* The clients (addresses) with connections, for the budget's shares. */
 static DEFINE_SPINLOCK(srdma_peers_lock);
@@ -179,9 +179,7 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_grant_init);
  */
 void srdma_grant_share(const struct srdma_xprt *sx, struct srdma_grant_view *v)
 {
-	unsigned long until = READ_ONCE(srdma_share_until);
-
-	v->sharing = until && time_before(jiffies, until);
+	v->sharing = srdma_grant_sharing();
 	if (!v->sharing)
 		return;
 	v->peer_lent = atomic_read(&sx->peer->lent);

@@ -405,17 +405,25 @@ static void srdma_grant_fall(struct srdma_xprt *sx, unsigned int floor,
 /* A Call came: the grant grows, falls or stays (srdma_grant_step()). */
 static void srdma_grant_adjust(struct srdma_xprt *sx)
 {
+	unsigned int held, grant = sx->grant;
 	struct srdma_grant_view v;
+	bool window_end;
 
-	v.held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
-	v.grant = sx->grant;
+	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
+	sx->held_peak = max(sx->held_peak, held);
+	window_end = ++sx->window_calls >= SRDMA_GRANT_WINDOW * grant;
+	/* Most Calls: no window ends, no rise is due, no budget is shared. */
+	if (likely(!window_end && 3 * held <= grant && !srdma_grant_sharing()))
+		return;
+
+	v.held = held;
+	v.grant = grant;
 	v.floor = min_t(unsigned int, sx->max_requests, SRDMA_GRANT_FLOOR);
 	v.max = sx->max_requests;
 	v.batch = sx->recv_batch;
-	sx->held_peak = max(sx->held_peak, v.held);
 	v.peak = sx->held_peak;
-	v.window_end = ++sx->window_calls >= SRDMA_GRANT_WINDOW * v.grant;
-	if (v.window_end) {
+	v.window_end = window_end;
+	if (window_end) {
 		sx->window_calls = 0;
 		sx->held_peak = 0;
 	}

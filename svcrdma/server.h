@@ -714,6 +714,21 @@ static inline u32 srdma_grant(const struct srdma_xprt *sx)
 	return smp_load_acquire(&sx->grant);
 }
 
+extern unsigned long srdma_share_until;
+
+/**
+ * srdma_grant_sharing - the spent credit budget is being shared out
+ *
+ * Return: true for a second after a connection whose client held no
+ * more than its share was refused credits (srdma_grant_take()).
+ */
+static inline bool srdma_grant_sharing(void)
+{
+	unsigned long until = READ_ONCE(srdma_share_until);
+
+	return until && time_before(jiffies, until);
+}
+
 int srdma_grant_init(struct srdma_xprt *sx, unsigned int max);
 void srdma_grant_share(const struct srdma_xprt *sx,
 		       struct srdma_grant_view *v);
