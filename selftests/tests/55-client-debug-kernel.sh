@@ -19,7 +19,7 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --client-kernel test \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
 	--server-env SERVER_MODULE=stock \
 	--client-script "$RPCRDMA_TOP/selftests/guest/nfs-client.sh" \
-	--timeout 900 --env "RPCRDMA_KO=$ko" --client-env CHECK_KMEMLEAK=1 \
+	--timeout 1100 --env "RPCRDMA_KO=$ko" --client-env CHECK_KMEMLEAK=1 \
 	--env BIG_FILE=2097152 --env FIO_SIZE=2M \
 	--env "DIR_ENTRIES=$(check_or_full 250 1500)" \
 	--env "STEPS=$steps" \
