@@ -53,6 +53,12 @@ static DEFINE_SPINLOCK(srdma_peers_lock);
 static DEFINE_HASHTABLE(srdma_peers, 6);
 static unsigned int srdma_nr_peers;
 
+/* An equal share of the budget for each client with connections. */
+static unsigned int srdma_budget_share(unsigned int budget)
+{
+	return budget / max(READ_ONCE(srdma_nr_peers), 1U);
+}
+
 /**
  * srdma_grant_step - how a connection's grant moves after a Call
  * @v: what the Receive completion handler knows (struct srdma_grant_view)
@@ -183,8 +189,7 @@ void srdma_grant_share(const struct srdma_xprt *sx, struct srdma_grant_view *v)
 	if (!v->sharing)
 		return;
 	v->peer_lent = atomic_read(&sx->peer->lent);
-	v->share = READ_ONCE(srdma_credit_budget) /
-		   max(READ_ONCE(srdma_nr_peers), 1U);
+	v->share = srdma_budget_share(READ_ONCE(srdma_credit_budget));
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_grant_share);
 
@@ -202,7 +207,6 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_grant_share);
 bool srdma_grant_take(struct srdma_xprt *sx, unsigned int n)
 {
 	unsigned int budget = READ_ONCE(srdma_credit_budget);
-	unsigned int share;
 
 	if (atomic_add_return(n, &srdma_credits_lent) <= budget) {
 		sx->lent += n;
@@ -210,8 +214,7 @@ bool srdma_grant_take(struct srdma_xprt *sx, unsigned int n)
 		return true;
 	}
 	atomic_sub(n, &srdma_credits_lent);
-	share = budget / max(READ_ONCE(srdma_nr_peers), 1U);
-	if (atomic_read(&sx->peer->lent) + n <= share)
+	if (atomic_read(&sx->peer->lent) + n <= srdma_budget_share(budget))
 		WRITE_ONCE(srdma_share_until, (jiffies + HZ) | 1);
 	return false;
 }

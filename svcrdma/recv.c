@@ -293,12 +293,14 @@ static unsigned int srdma_recv_gather(struct srdma_xprt *sx,
 }
 
 /*
- * A backchannel reply (RFC 8167): an RDMA_MSG with no chunks whose RPC
- * message is a REPLY.  It answers a callback of ours, so it is not one of
- * the client's forward Calls, which alone may take a fallen grant's
- * Receives (credits.c).  Anything else counts as a Call.
+ * A backchannel reply (RFC 8167), told from the raw words before the
+ * header is decoded (srdma_bc_is_reply() asks the same of a decoded one):
+ * an RDMA_MSG with no chunks whose RPC message is a REPLY.  It answers a
+ * callback of ours, so it is not one of the client's forward Calls,
+ * which alone may take a fallen grant's Receives (credits.c).  Anything
+ * else counts as a Call.
  */
-static bool srdma_is_bc_reply(const struct srdma_recv *rc)
+static bool srdma_recv_raw_bc_reply(const struct srdma_recv *rc)
 {
 	const __be32 *p = rc->rb.buf;
 
@@ -324,7 +326,7 @@ static void srdma_recv_refill(struct srdma_xprt *sx, struct srdma_recv *rc)
 	LIST_HEAD(batch);
 
 	if (unlikely(atomic_read(&sx->recv_giveback)) &&
-	    !srdma_is_bc_reply(rc) &&
+	    !srdma_recv_raw_bc_reply(rc) &&
 	    atomic_dec_if_positive(&sx->recv_giveback) >= 0) {
 		/* A fallen grant's Receive: not reposted, its buffer freed. */
 		srdma_grant_give(sx, 1);

@@ -710,7 +710,7 @@ void srdma_call_layout_copy(struct srdma_call_layout *dst,
  */
 static inline u32 srdma_grant(const struct srdma_xprt *sx)
 {
-	/* Pairs with the release in srdma_grant_adjust(). */
+	/* Pairs with the release in srdma_grant_grow(). */
 	return smp_load_acquire(&sx->grant);
 }
 
