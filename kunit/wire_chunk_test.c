@@ -871,8 +871,122 @@ static void one_read_case(struct kunit *test)
 	wt_expect_same_lists(test, la, lb);
 }
 
+/*
+ * The one-Write-segment shortcut, the same way: each vector is an empty
+ * Read list, a Write chunk of count segments whose first is len bytes,
+ * then rest[].
+ */
+struct one_write_case {
+	const char *desc;
+	u32 count, len;
+	u32 rest[8];
+	unsigned int nrest;
+	enum rpcrdma_msg_dir dir;
+	struct rpcrdma_wire_limits limits;
+	bool no_limits;
+	unsigned int max_chunks, max_segs;
+	enum rpcrdma_wire_err expect;
+};
+
+static const struct one_write_case one_write_cases[] = {
+	{ "a 4 KiB read", 1, 4096, { 0, 0 }, 2, RPCRDMA_DIR_CALL, OR_LIM,
+	  false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "its reply", 1, 4096, { 0, 0 }, 2, RPCRDMA_DIR_REPLY, OR_LIM,
+	  false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "without limits", 1, 4096, { 0, 0 }, 2, RPCRDMA_DIR_CALL, {},
+	  true, 8, 16, RPCRDMA_WIRE_OK },
+	{ "the largest length", 1, 0xffffffff, { 0, 0 }, 2, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "words after the lists", 1, 4096, { 0, 0, 7, 8 }, 4,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "zero length in a call", 1, 0, { 0, 0 }, 2, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_ERR_ZERO_LENGTH },
+	{ "zero length in a reply", 1, 0, { 0, 0 }, 2, RPCRDMA_DIR_REPLY,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "no Write chunk allowed", 1, 4096, { 0, 0 }, 2, RPCRDMA_DIR_CALL,
+	  { 4, 16, 0, 16 }, false, 8, 16, RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS },
+	{ "no segment per chunk allowed", 1, 4096, { 0, 0 }, 2,
+	  RPCRDMA_DIR_CALL, { 4, 16, 4, 0 }, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TOO_MANY_SEGS },
+	{ "no segment storage", 1, 4096, { 0, 0 }, 2, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 0, RPCRDMA_WIRE_ERR_NO_STORAGE },
+	{ "no chunk storage", 1, 4096, { 0, 0 }, 2, RPCRDMA_DIR_CALL, OR_LIM,
+	  false, 0, 16, RPCRDMA_WIRE_ERR_NO_STORAGE },
+	{ "the Reply chunk's word missing", 1, 4096, { 0 }, 1,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TRUNCATED },
+	{ "two segments", 2, 4096, { 7, 100, 0, 8, 0, 0 }, 6,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "a count that lies", 3, 4096, { 7, 100, 0, 8, 0, 0 }, 6,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TRUNCATED },
+	{ "no segment", 0, 0, { 0, 0 }, 2, RPCRDMA_DIR_CALL, OR_LIM, false,
+	  8, 16, RPCRDMA_WIRE_OK },
+	{ "a second Write chunk", 1, 4096, { 1, 1, 7, 100, 0, 8, 0, 0 }, 8,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "a second Write chunk too many", 1, 4096, { 1, 1, 7, 100, 0, 8, 0,
+	  0 }, 8, RPCRDMA_DIR_CALL, { 4, 16, 1, 16 }, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TOO_MANY_CHUNKS },
+	{ "a Reply chunk", 1, 4096, { 0, 1, 0 }, 3, RPCRDMA_DIR_CALL, OR_LIM,
+	  false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "a bad Write list end", 1, 4096, { 2, 0 }, 2, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_ERR_BAD_DISCRIM },
+	{ "a bad Reply chunk word", 1, 4096, { 0, 2 }, 2, RPCRDMA_DIR_CALL,
+	  OR_LIM, false, 8, 16, RPCRDMA_WIRE_ERR_BAD_DISCRIM },
+};
+
+static void one_write_desc(const struct one_write_case *v, char *desc)
+{
+	strscpy(desc, v->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(one_write, one_write_cases, one_write_desc);
+
+static void one_write_case(struct kunit *test)
+{
+	const struct one_write_case *v = test->param_value;
+	const struct rpcrdma_wire_limits *limits =
+		v->no_limits ? NULL : &v->limits;
+	struct wt_hdr *a = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
+	struct wt_hdr *b = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
+	struct rpcrdma_chunk_lists *la = &a->hdr.lists, *lb = &b->hdr.lists;
+	size_t len = (3 + (v->count ? 4 : 0) + v->nrest) * XDR_UNIT;
+	struct rpcrdma_cursor ca, cb;
+	enum rpcrdma_wire_err ea, eb;
+	unsigned int i, n = 0;
+	__be32 words[16];
+
+	words[n++] = xdr_zero;
+	words[n++] = xdr_one;
+	words[n++] = cpu_to_be32(v->count);
+	if (v->count) {
+		words[n++] = cpu_to_be32(0x5a5a);
+		words[n++] = cpu_to_be32(v->len);
+		words[n++] = cpu_to_be32(0x1);
+		words[n++] = cpu_to_be32(0x2000);
+	}
+	for (i = 0; i < v->nrest; i++)
+		words[n++] = cpu_to_be32(v->rest[i]);
+
+	memset(a->chunks, 0xa5, sizeof(a->chunks));
+	memset(a->segs, 0xa5, sizeof(a->segs));
+	memset(b->chunks, 0xa5, sizeof(b->chunks));
+	memset(b->segs, 0xa5, sizeof(b->segs));
+	wt_cursor_init(test, &ca, words, len);
+	wt_cursor_init(test, &cb, words, len);
+	ea = rpcrdma_decode_chunk_lists(&ca, v->dir, limits, la);
+	eb = rpcrdma_decode_chunk_lists_general(&cb, v->dir, limits, lb);
+	KUNIT_EXPECT_EQ(test, ea, v->expect);
+	KUNIT_EXPECT_EQ(test, ea, eb);
+	if (ea != RPCRDMA_WIRE_OK || eb != RPCRDMA_WIRE_OK)
+		return;
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&ca), rpcrdma_cursor_pos(&cb));
+	wt_expect_same_lists(test, la, lb);
+}
+
 static struct kunit_case rpcrdma_wire_chunk_cases[] = {
 	KUNIT_CASE_PARAM(one_read_case, one_read_gen_params),
+	KUNIT_CASE_PARAM(one_write_case, one_write_gen_params),
 	KUNIT_CASE(read_one_chunk_case),
 	KUNIT_CASE(read_two_chunks_case),
 	KUNIT_CASE(long_call_chunk_case),

@@ -503,9 +503,52 @@ static bool rpcrdma_decode_one_read(struct rpcrdma_cursor *c,
 	return true;
 }
 
+/* Words of lists, after an empty Read list, with one Write segment. */
+#define RPCRDMA_ONE_WRITE_WORDS	(2 + RPCRDMA_SEGMENT_WORDS + 2)
+
 /*
- * rpcrdma_decode_chunk_lists(), with or without the one-Read-segment
- * shortcut: a constant, so each caller gets its own copy of the body.
+ * The lists of an NFS READ's call, or of its reply: after the empty Read
+ * list, one Write chunk of one segment, the end of the Write list and no
+ * Reply chunk.  Stores what rpcrdma_decode_write_list() and the rest
+ * would store for them, without their loops, and returns true.  Returns
+ * false, with nothing consumed or stored, for any other shape, and for a
+ * segment whose length, limits or storage the general decoder is to
+ * judge.
+ */
+static bool rpcrdma_decode_one_write(struct rpcrdma_cursor *c,
+				     enum rpcrdma_msg_dir dir,
+				     const struct rpcrdma_wire_limits *limits,
+				     struct rpcrdma_chunk_lists *cl)
+{
+	const __be32 *p = c->p;
+	struct rpcrdma_chunk *chunk = cl->chunks;
+
+	if (rpcrdma_cursor_words_left(c) < RPCRDMA_ONE_WRITE_WORDS ||
+	    p[0] != xdr_one || p[1] != xdr_one || p[6] != xdr_zero ||
+	    p[7] != xdr_zero)
+		return false;
+	if (p[3] == xdr_zero && dir == RPCRDMA_DIR_CALL)
+		return false;
+	if (limits && (!limits->max_write_chunks || !limits->max_chunk_segs))
+		return false;
+	if (!cl->max_segs || !cl->max_chunks)
+		return false;
+
+	rpcrdma_xdr_decode_segment(p + 2, &cl->segs[0]);
+	chunk->position = 0;
+	chunk->length = cl->segs[0].length;
+	chunk->nsegs = 1;
+	chunk->segs = cl->segs;
+	cl->nr_write_chunks = 1;
+	cl->nr_write_segs = 1;
+	cl->used_segs = 1;
+	c->p = p + RPCRDMA_ONE_WRITE_WORDS;
+	return true;
+}
+
+/*
+ * rpcrdma_decode_chunk_lists(), with or without the one-segment
+ * shortcuts: a constant, so each caller gets its own copy of the body.
  */
 static __always_inline enum rpcrdma_wire_err
 rpcrdma_decode_lists(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
@@ -522,6 +565,8 @@ rpcrdma_decode_lists(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
 		err = rpcrdma_decode_read_list(c, dir, limits, cl);
 		if (err)
 			return err;
+	} else if (shortcut && rpcrdma_decode_one_write(c, dir, limits, cl)) {
+		return RPCRDMA_WIRE_OK;
 	}
 	if (!rpcrdma_cursor_skip_zero(c)) {
 		err = rpcrdma_decode_write_list(c, dir, limits, cl);
@@ -536,13 +581,13 @@ rpcrdma_decode_lists(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * rpcrdma_decode_chunk_lists_general - rpcrdma_decode_chunk_lists()
- *	without the one-Read-segment shortcut
+ *	without the one-segment shortcuts
  * @c: cursor after the fixed header words
  * @dir: message direction
  * @limits: work bounds, or NULL
  * @cl: lists to fill (emptied first)
  *
- * The list decoders alone: what KUnit compares the shortcut with.
+ * The list decoders alone: what KUnit compares the shortcuts with.
  *
  * Return: RPCRDMA_WIRE_OK or the first rule broken.
  */
