@@ -6,8 +6,8 @@
  * byte range of it, split as srdma_rw_create() splits it; the entries
  * must be the range's page-bounded pieces, in order, none spanning
  * head, pages and tail, exactly as many as rpcrdma_xdr_parts_runs()
- * counts.  A reference walk, one byte at a time, says what the pieces
- * are.  A count that is off must be refused by the fill, a range that
+ * counts, in a flat table and in one chained after any entry.  A
+ * reference walk, one byte at a time, says what the pieces are.  A count that is off must be refused by the fill, a range that
  * runs past the tail by the split.  A Read's bytes in a page vector
  * (srdma_rw_fill_pages()) must come out as the xdr_buf fill makes them.
  */
@@ -139,6 +139,41 @@ static void *rwsg_two_pages(struct kunit *test)
 	return page_address(page);
 }
 
+/* The entries of @sgl, walked as rdma_rw does, are the @n pieces of @want. */
+static void rwsg_expect_pieces(struct kunit *test, struct scatterlist *sgl,
+			       unsigned int n, const struct rwsg_piece *want)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sg(sgl, sg, n, i) {
+		KUNIT_EXPECT_PTR_EQ(test, sg_page(sg), want[i].page);
+		KUNIT_EXPECT_EQ(test, sg->offset, want[i].off);
+		KUNIT_EXPECT_EQ(test, sg->length, want[i].len);
+	}
+	KUNIT_EXPECT_TRUE(test, sg_is_last(sg_last(sgl, n)));
+}
+
+/*
+ * A table of @nents entries in two arrays, the first entry @k of the
+ * first array a link to the second; each array is allocated to its exact
+ * size, so that KASAN sees an entry read past either.
+ */
+static struct scatterlist *rwsg_chained(struct kunit *test, unsigned int k,
+					unsigned int nents)
+{
+	struct scatterlist *a, *b;
+
+	a = kunit_kcalloc(test, k + 1, sizeof(*a), GFP_KERNEL);
+	b = kunit_kcalloc(test, nents - k, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	sg_init_table(a, k + 1);
+	sg_init_table(b, nents - k);
+	sg_chain(a, k + 1, b);
+	return a;
+}
+
 static void rw_fill_sg_case(struct kunit *test)
 {
 	const struct rwsg_vec *v = test->param_value;
@@ -148,7 +183,7 @@ static void rw_fill_sg_case(struct kunit *test)
 	void *head_mem, *tail_mem;
 	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
 	struct xdr_buf xdr = {};
-	unsigned int nents, nwant, i;
+	unsigned int nents, nwant, i, k;
 	int nparts;
 	bool ok;
 
@@ -185,10 +220,13 @@ static void rw_fill_sg_case(struct kunit *test)
 	if (ok && v->ok) {
 		nwant = rwsg_reference(&xdr, v->offset, v->len, want);
 		KUNIT_EXPECT_EQ(test, nents, nwant);
-		for_each_sg(sgl, sg, min(nents, nwant), i) {
-			KUNIT_EXPECT_PTR_EQ(test, sg_page(sg), want[i].page);
-			KUNIT_EXPECT_EQ(test, sg->offset, want[i].off);
-			KUNIT_EXPECT_EQ(test, sg->length, want[i].len);
+		rwsg_expect_pieces(test, sgl, min(nents, nwant), want);
+		/* Chained after entry k (sg_alloc_table()'s kind of table). */
+		for (k = 1; k < nents && nents == nwant; k++) {
+			sg = rwsg_chained(test, k, nents);
+			KUNIT_EXPECT_TRUE(test, srdma_rw_fill_sg(sg, nents, part,
+								 nparts));
+			rwsg_expect_pieces(test, sg, nents, want);
 		}
 	}
 

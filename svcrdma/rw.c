@@ -15,6 +15,25 @@
 #include "server.h"
 #include "trace.h"
 
+/*
+ * The entry after @sg, which the caller knows exists: sg_next() without
+ * its end-of-table test or its call, for the fill below, which counts
+ * its entries and runs once per page of every Read and Write.
+ */
+static inline struct scatterlist *srdma_sg_step(struct scatterlist *sg)
+{
+	sg++;
+	if (unlikely(sg_is_chain(sg)))
+		sg = sg_chain_ptr(sg);
+	return sg;
+}
+
+/*
+ * The fill's convention: *@sgp is the next entry to fill while *@left
+ * (the entries not yet filled) is not zero; past the last one it is
+ * never stepped to, so the table is never read beyond its end.
+ */
+
 /* Fill entries from *@sgp on with the page pieces of @len bytes at @kaddr. */
 static bool srdma_sg_kvec(struct scatterlist **sgp, unsigned int *left,
 			  const void *kaddr, unsigned int len)
@@ -26,8 +45,8 @@ static bool srdma_sg_kvec(struct scatterlist **sgp, unsigned int *left,
 		if (!*left)
 			return false;
 		sg_set_page(*sgp, rpcrdma_kaddr_page(kaddr), n, off);
-		*sgp = sg_next(*sgp);
-		(*left)--;
+		if (--(*left))
+			*sgp = srdma_sg_step(*sgp);
 		kaddr += n;
 		len -= n;
 	}
@@ -42,21 +61,27 @@ static bool srdma_sg_pages(struct scatterlist **sgp, unsigned int *left,
 	unsigned int off = offset_in_page(base);
 	struct page **pp = pages + (base >> PAGE_SHIFT);
 	struct scatterlist *sg = *sgp;
-	unsigned int count;
+	unsigned int count, n;
 
 	count = DIV_ROUND_UP(off + len, PAGE_SIZE);
+	if (!count)
+		return true;
 	if (count > *left)
 		return false;
 	*left -= count;
-	while (count--) {
-		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - off);
-
-		sg_set_page(sg, *pp++, n, off);
-		sg = sg_next(sg);
+	/* The first piece; whole pages; the last piece, of what is left. */
+	n = min_t(unsigned int, len, PAGE_SIZE - off);
+	sg_set_page(sg, *pp++, n, off);
+	if (count > 1) {
 		len -= n;
-		off = 0;
+		for (; count > 2; count--, len -= PAGE_SIZE) {
+			sg = srdma_sg_step(sg);
+			sg_set_page(sg, *pp++, PAGE_SIZE, 0);
+		}
+		sg = srdma_sg_step(sg);
+		sg_set_page(sg, *pp, len, 0);
 	}
-	*sgp = sg;
+	*sgp = *left ? srdma_sg_step(sg) : sg;
 	return true;
 }
 
