@@ -521,14 +521,17 @@ static int srdma_reply_build_inline(struct srdma_send *sc,
 /* Hand the reply's pages to @sc: they live until the Send completes. */
 static void srdma_take_pages(struct srdma_send *sc, struct svc_rqst *rqstp)
 {
-	struct page **pp;
+	struct page **pp = rqstp->rq_respages, **end = rqstp->rq_next_page;
+	struct page **to = sc->pages + sc->nr_pages;
 
-	for (pp = rqstp->rq_respages; pp < rqstp->rq_next_page; pp++) {
+	/* Locals: the stores below could alias the rqst and @sc. */
+	for (; pp < end; pp++) {
 		if (!*pp)
 			continue;
-		sc->pages[sc->nr_pages++] = *pp;
+		*to++ = *pp;
 		*pp = NULL;
 	}
+	sc->nr_pages = to - sc->pages;
 	rqstp->rq_next_page = rqstp->rq_respages;
 }
 
