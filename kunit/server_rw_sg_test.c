@@ -6,7 +6,9 @@
  * byte range of it, split as srdma_rw_create() splits it; the entries
  * must be the range's page-bounded pieces, in order, none spanning
  * head, pages and tail, exactly as many as rpcrdma_xdr_parts_runs()
- * counts, in a flat table and in one chained after any entry.  A
+ * counts, in a flat table and in one chained after any entry; the
+ * ranges of the page vector alone are those srdma_rw_in_pages() sends to
+ * the page-vector fill.  A
  * reference walk, one byte at a time, says what the pieces are.  A count that is off must be refused by the fill, a range that
  * runs past the tail by the split.  A Read's bytes in a page vector
  * (srdma_rw_fill_pages()) must come out as the xdr_buf fill makes them.
@@ -61,6 +63,10 @@ static const struct rwsg_vec rwsg_vecs[] = {
 	{ "pages into a tail across a page", 0, 64, 500, 2 * PG, PG - 20,
 	  100, 64 + 2 * PG - 100, 150, 0, true },
 	{ "tail only", 0, 64, 0, PG, 8, 100, 64 + PG + 10, 80, 0, true },
+	{ "the pages' last byte", 0, 64, 0, PG, 8, 100, 64 + PG - 1, 1, 0,
+	  true },
+	{ "the pages' last byte and the tail's first", 0, 64, 0, PG, 8, 100,
+	  64 + PG - 1, 2, 0, true },
 	{ "one entry too few", 100, 200, 300, 3 * PG, 0, 50, 0,
 	  200 + 3 * PG + 50, -1, false },
 	{ "one entry too many", 100, 200, 300, 3 * PG, 0, 50, 0,
@@ -183,7 +189,7 @@ static void rw_fill_sg_case(struct kunit *test)
 	void *head_mem, *tail_mem;
 	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
 	struct xdr_buf xdr = {};
-	unsigned int nents, nwant, i, k;
+	unsigned int nents, nwant, i, k, pos;
 	int nparts;
 	bool ok;
 
@@ -207,6 +213,14 @@ static void rw_fill_sg_case(struct kunit *test)
 		/* Past the tail: srdma_rw_create() has nothing to fill. */
 		KUNIT_EXPECT_FALSE(test, v->ok);
 		goto out;
+	}
+	/* The page-vector path takes exactly the ranges of one pages part. */
+	if (srdma_rw_in_pages(&xdr, v->offset, v->len, &pos)) {
+		KUNIT_EXPECT_EQ(test, nparts, 1);
+		KUNIT_EXPECT_PTR_EQ(test, part[0].pages, xdr.pages);
+		KUNIT_EXPECT_EQ(test, pos, part[0].base);
+	} else {
+		KUNIT_EXPECT_TRUE(test, nparts > 1 || !part[0].pages);
 	}
 	nents = rpcrdma_xdr_parts_runs(part, nparts, 1) + v->nents_delta;
 	KUNIT_ASSERT_GT(test, nents, 0U);

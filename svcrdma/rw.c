@@ -158,6 +158,34 @@ VISIBLE_IF_KUNIT void srdma_rw_fill_pages(struct scatterlist *sgl,
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_fill_pages);
 
 /**
+ * srdma_rw_in_pages - are bytes of an xdr_buf in its page vector alone?
+ * @xdr: the buffer
+ * @offset: first byte of @xdr
+ * @len: bytes
+ * @pos: set to where the first one is, counted from the start of
+ *	@xdr->pages[0]
+ *
+ * Such bytes (a READ's data, a Read's landing place) take
+ * srdma_rw_fill_pages(), without the walk over head, pages and tail.
+ *
+ * Return: true if there is at least one byte and none is in the head or
+ * the tail.
+ */
+VISIBLE_IF_KUNIT bool srdma_rw_in_pages(const struct xdr_buf *xdr,
+					unsigned int offset, unsigned int len,
+					unsigned int *pos)
+{
+	unsigned int head = xdr->head[0].iov_len;
+
+	if (!len || offset < head || len > xdr->page_len ||
+	    offset - head > xdr->page_len - len)
+		return false;
+	*pos = xdr->page_base + (offset - head);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_in_pages);
+
+/**
  * srdma_rw_get - a context for a segment of @nents pieces
  * @sx: the connection
  * @nents: scatterlist entries the segment needs
@@ -393,6 +421,11 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   unsigned int len, const struct rpcrdma_chunk *chunk,
 		   unsigned int chunk_off, enum dma_data_direction dir)
 {
+	unsigned int pos;
+
+	if (srdma_rw_in_pages(xdr, offset, len, &pos))
+		return srdma_rw_segments(sx, rws, NULL, xdr->pages, pos, len,
+					 chunk, chunk_off, dir);
 	return srdma_rw_segments(sx, rws, xdr, NULL, offset, len, chunk,
 				 chunk_off, dir);
 }

@@ -793,6 +793,8 @@ bool srdma_rw_fill_sg(struct scatterlist *sgl, unsigned int nents,
 		      const struct rpcrdma_xdr_part *part, int nparts);
 void srdma_rw_fill_pages(struct scatterlist *sgl, struct page **pages,
 			 unsigned int pos, unsigned int len);
+bool srdma_rw_in_pages(const struct xdr_buf *xdr, unsigned int offset,
+		       unsigned int len, unsigned int *pos);
 #endif
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
