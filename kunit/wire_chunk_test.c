@@ -872,9 +872,9 @@ static void one_read_case(struct kunit *test)
 }
 
 /*
- * The one-Write-segment shortcut, the same way: each vector is an empty
+ * The one-Write-chunk shortcut, the same way: each vector is an empty
  * Read list, a Write chunk of count segments whose first is len bytes,
- * then rest[].
+ * then rest[] (the other segments, then the lists' end).
  */
 struct one_write_case {
 	const char *desc;
@@ -917,6 +917,32 @@ static const struct one_write_case one_write_cases[] = {
 	  RPCRDMA_WIRE_ERR_TRUNCATED },
 	{ "two segments", 2, 4096, { 7, 100, 0, 8, 0, 0 }, 6,
 	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "two segments, the second empty, in a call", 2, 4096,
+	  { 7, 0, 0, 8, 0, 0 }, 6, RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_ZERO_LENGTH },
+	{ "two segments, the second empty, in a reply", 2, 4096,
+	  { 7, 0, 0, 8, 0, 0 }, 6, RPCRDMA_DIR_REPLY, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_OK },
+	{ "two segments past 4 GiB", 2, 0xffffffff, { 7, 1, 0, 8, 0, 0 }, 6,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_LENGTH_OVERFLOW },
+	{ "two segments to 4 GiB less one", 2, 0xfffffffe, { 7, 1, 0, 8, 0,
+	  0 }, 6, RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16, RPCRDMA_WIRE_OK },
+	{ "two segments, one allowed", 2, 4096, { 7, 100, 0, 8, 0, 0 }, 6,
+	  RPCRDMA_DIR_CALL, { 4, 16, 4, 1 }, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TOO_MANY_SEGS },
+	{ "two segments, storage for one", 2, 4096, { 7, 100, 0, 8, 0, 0 },
+	  6, RPCRDMA_DIR_CALL, OR_LIM, false, 8, 1,
+	  RPCRDMA_WIRE_ERR_NO_STORAGE },
+	{ "two segments, the lists' end missing", 2, 4096, { 7, 100, 0, 8,
+	  0 }, 5, RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TRUNCATED },
+	{ "a count larger than the words", 0x40000000, 4096, { 0, 0 }, 2,
+	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
+	  RPCRDMA_WIRE_ERR_TOO_MANY_SEGS },
+	{ "a count larger than the words, no limits", 0x40000000, 4096,
+	  { 0, 0 }, 2, RPCRDMA_DIR_CALL, {}, true, 8, 16,
+	  RPCRDMA_WIRE_ERR_NO_STORAGE },
 	{ "a count that lies", 3, 4096, { 7, 100, 0, 8, 0, 0 }, 6,
 	  RPCRDMA_DIR_CALL, OR_LIM, false, 8, 16,
 	  RPCRDMA_WIRE_ERR_TRUNCATED },

@@ -503,46 +503,60 @@ static bool rpcrdma_decode_one_read(struct rpcrdma_cursor *c,
 	return true;
 }
 
-/* Words of lists, after an empty Read list, with one Write segment. */
-#define RPCRDMA_ONE_WRITE_WORDS	(2 + RPCRDMA_SEGMENT_WORDS + 2)
-
 /*
  * The lists of an NFS READ's call, or of its reply: after the empty Read
- * list, one Write chunk of one segment, the end of the Write list and no
- * Reply chunk.  Stores what rpcrdma_decode_write_list() and the rest
- * would store for them, without their loops, and returns true.  Returns
- * false, with nothing consumed or stored, for any other shape, and for a
- * segment whose length, limits or storage the general decoder is to
- * judge.
+ * list, one Write chunk, the end of the Write list and no Reply chunk.
+ * Stores what rpcrdma_decode_write_list() and the rest would store for
+ * them, without their per-item checks and cursor steps, and returns
+ * true.  Returns false, with nothing consumed or stored, for any other
+ * shape, and for a chunk whose count, lengths, limits or storage the
+ * general decoder is to judge.
  */
 static bool rpcrdma_decode_one_write(struct rpcrdma_cursor *c,
 				     enum rpcrdma_msg_dir dir,
 				     const struct rpcrdma_wire_limits *limits,
 				     struct rpcrdma_chunk_lists *cl)
 {
-	const __be32 *p = c->p;
+	const __be32 *p = c->p, *seg;
 	struct rpcrdma_chunk *chunk = cl->chunks;
+	size_t left = rpcrdma_cursor_words_left(c);
+	u64 length = 0;
+	u32 count, i;
 
-	if (rpcrdma_cursor_words_left(c) < RPCRDMA_ONE_WRITE_WORDS ||
-	    p[0] != xdr_one || p[1] != xdr_one || p[6] != xdr_zero ||
-	    p[7] != xdr_zero)
+	if (left < 4 || p[0] != xdr_one)
 		return false;
-	if (p[3] == xdr_zero && dir == RPCRDMA_DIR_CALL)
+	count = be32_to_cpup(p + 1);
+	if (!count || count > cl->max_segs || !cl->max_chunks ||
+	    count > (left - 4) / RPCRDMA_SEGMENT_WORDS)
 		return false;
-	if (limits && (!limits->max_write_chunks || !limits->max_chunk_segs))
+	if (limits && (!limits->max_write_chunks ||
+		       count > limits->max_chunk_segs))
 		return false;
-	if (!cl->max_segs || !cl->max_chunks)
+	seg = p + 2;
+	p = seg + count * RPCRDMA_SEGMENT_WORDS;
+	if (p[0] != xdr_zero || p[1] != xdr_zero)
 		return false;
+	for (i = 0; i < count; i++) {
+		u32 n = be32_to_cpup(seg + i * RPCRDMA_SEGMENT_WORDS + 1);
 
-	rpcrdma_xdr_decode_segment(p + 2, &cl->segs[0]);
+		if (!n && dir == RPCRDMA_DIR_CALL)
+			return false;
+		length += n;
+	}
+	if (length > U32_MAX)
+		return false;
+	for (i = 0; i < count; i++)
+		rpcrdma_xdr_decode_segment(seg + i * RPCRDMA_SEGMENT_WORDS,
+					   &cl->segs[i]);
+
 	chunk->position = 0;
-	chunk->length = cl->segs[0].length;
-	chunk->nsegs = 1;
+	chunk->length = length;
+	chunk->nsegs = count;
 	chunk->segs = cl->segs;
 	cl->nr_write_chunks = 1;
-	cl->nr_write_segs = 1;
-	cl->used_segs = 1;
-	c->p = p + RPCRDMA_ONE_WRITE_WORDS;
+	cl->nr_write_segs = count;
+	cl->used_segs = count;
+	c->p = p + 2;
 	return true;
 }
 
