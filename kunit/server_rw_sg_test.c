@@ -8,10 +8,11 @@
  * head, pages and tail, exactly as many as rpcrdma_xdr_parts_runs()
  * counts, in a flat table and in one chained after any entry; the
  * ranges of the page vector alone are those srdma_rw_in_pages() sends to
- * the page-vector fill.  A
- * reference walk, one byte at a time, says what the pieces are.  A count that is off must be refused by the fill, a range that
- * runs past the tail by the split.  A Read's bytes in a page vector
- * (srdma_rw_fill_pages()) must come out as the xdr_buf fill makes them.
+ * the page-vector fill.  A reference walk, one byte at a time, says what
+ * the pieces are.  A count that is off must be refused by the fill, a
+ * range that runs past the tail by the split.  A Read's bytes in a page
+ * vector (srdma_rw_fill_pages()) must come out as the xdr_buf fill makes
+ * them.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
