@@ -5,9 +5,9 @@
  * pieces uses the context's own scatterlist, a longer one a table of
  * its own that goes when the context is given back; given-back contexts
  * are reused, at most twice the connection's credits of them are kept,
- * and the rest are freed.  No device is needed: these run on a bare
- * struct srdma_xprt.  kmemleak, in the test kernel, catches a table or
- * a context left behind.
+ * and the rest are freed; an owner's own context serves before them.
+ * No device is needed: these run on a bare struct srdma_xprt.  kmemleak,
+ * in the test kernel, catches a table or a context left behind.
  */
 #include <kunit/test.h>
 #include <linux/scatterlist.h>
@@ -70,7 +70,7 @@ static void rw_get_case(struct kunit *test)
 	struct srdma_xprt *sx = rwc_xprt(test, 4);
 	struct srdma_rw *rw, *again;
 
-	rw = srdma_rw_get(sx, v->nents);
+	rw = srdma_rw_get(sx, NULL, v->nents);
 	KUNIT_ASSERT_NOT_NULL(test, rw);
 	KUNIT_EXPECT_EQ(test, rw->sgt.sgl == rw->inline_sgl, v->inline_sgl);
 	KUNIT_EXPECT_FALSE(test, rw->holds_pages);
@@ -81,7 +81,7 @@ static void rw_get_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 1U);
 
 	/* Recycled, with a table of the new size and nothing left over. */
-	again = srdma_rw_get(sx, v->nents);
+	again = srdma_rw_get(sx, NULL, v->nents);
 	KUNIT_ASSERT_NOT_NULL(test, again);
 	KUNIT_EXPECT_PTR_EQ(test, again, rw);
 	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 0U);
@@ -97,23 +97,60 @@ static void rw_table_then_inline_case(struct kunit *test)
 	struct srdma_xprt *sx = rwc_xprt(test, 4);
 	struct srdma_rw *rw;
 
-	rw = srdma_rw_get(sx, 300);
+	rw = srdma_rw_get(sx, NULL, 300);
 	KUNIT_ASSERT_NOT_NULL(test, rw);
 	KUNIT_EXPECT_PTR_NE(test, rw->sgt.sgl, &rw->inline_sgl[0]);
 	srdma_rw_put(sx, rw);
 
-	rw = srdma_rw_get(sx, 3);
+	rw = srdma_rw_get(sx, NULL, 3);
 	KUNIT_ASSERT_NOT_NULL(test, rw);
 	KUNIT_EXPECT_PTR_EQ(test, rw->sgt.sgl, &rw->inline_sgl[0]);
 	rwc_expect_table(test, rw, 3);
 
 	/* And the other way: inline first, then a table. */
 	srdma_rw_put(sx, rw);
-	rw = srdma_rw_get(sx, 40);
+	rw = srdma_rw_get(sx, NULL, 40);
 	KUNIT_ASSERT_NOT_NULL(test, rw);
 	KUNIT_EXPECT_PTR_NE(test, rw->sgt.sgl, &rw->inline_sgl[0]);
 	rwc_expect_table(test, rw, 40);
 	srdma_rw_put(sx, rw);
+	srdma_rw_cache_destroy(sx);
+}
+
+/*
+ * An owner's own context serves first and comes back free, never on the
+ * free list; while it is busy, contexts come from the list as before.
+ */
+static void rw_spare_case(struct kunit *test)
+{
+	struct srdma_xprt *sx = rwc_xprt(test, 4);
+	struct srdma_rw *spare, *rw, *other;
+
+	spare = kunit_kzalloc(test, sizeof(*spare), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, spare);
+	srdma_rw_init_embedded(spare);
+
+	rw = srdma_rw_get(sx, spare, 3);
+	KUNIT_EXPECT_PTR_EQ(test, rw, spare);
+	rwc_expect_table(test, rw, 3);
+	other = srdma_rw_get(sx, spare, 40);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_EXPECT_PTR_NE(test, other, spare);
+	rwc_expect_table(test, other, 40);
+
+	srdma_rw_put(sx, spare);
+	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 0U);
+	srdma_rw_put(sx, other);
+	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 1U);
+
+	/* Free again, with a table of its own this time. */
+	rw = srdma_rw_get(sx, spare, 300);
+	KUNIT_EXPECT_PTR_EQ(test, rw, spare);
+	KUNIT_EXPECT_PTR_NE(test, rw->sgt.sgl, &rw->inline_sgl[0]);
+	rwc_expect_table(test, rw, 300);
+	srdma_rw_put(sx, rw);
+	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 1U);
+	KUNIT_EXPECT_EQ(test, list_count_nodes(&sx->rw_free), 1U);
 	srdma_rw_cache_destroy(sx);
 }
 
@@ -125,7 +162,7 @@ static void rw_cache_bound_case(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(rws); i++) {
-		rws[i] = srdma_rw_get(sx, 1 + i * 5);
+		rws[i] = srdma_rw_get(sx, NULL, 1 + i * 5);
 		KUNIT_ASSERT_NOT_NULL(test, rws[i]);
 	}
 	for (i = 0; i < ARRAY_SIZE(rws); i++) {
@@ -142,6 +179,7 @@ static void rw_cache_bound_case(struct kunit *test)
 static struct kunit_case rpcrdma_server_rw_cache_cases[] = {
 	KUNIT_CASE_PARAM(rw_get_case, rwc_gen_params),
 	KUNIT_CASE(rw_table_then_inline_case),
+	KUNIT_CASE(rw_spare_case),
 	KUNIT_CASE(rw_cache_bound_case),
 	{}
 };

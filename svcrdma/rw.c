@@ -185,19 +185,46 @@ VISIBLE_IF_KUNIT bool srdma_rw_in_pages(const struct xdr_buf *xdr,
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_in_pages);
 
+/* Give @rw a table of @nents entries: its own, or one allocated for it. */
+static int srdma_rw_init_table(struct srdma_rw *rw, unsigned int nents)
+{
+	rw->holds_pages = false;
+	if (nents <= SRDMA_RW_INLINE_SGES) {
+		sg_init_table(rw->inline_sgl, nents);
+		rw->sgt.sgl = rw->inline_sgl;
+		rw->sgt.nents = nents;
+		rw->sgt.orig_nents = nents;
+		return 0;
+	}
+	return sg_alloc_table(&rw->sgt, nents, GFP_KERNEL);
+}
+
 /**
  * srdma_rw_get - a context for a segment of @nents pieces
  * @sx: the connection
+ * @spare: the owner's own context (a Send context's), taken while it is
+ *	free; or NULL
  * @nents: scatterlist entries the segment needs
  *
- * Return: a recycled context, or a new one while the connection's free
- * list is empty, whose @sgt holds @nents entries; or NULL.
+ * Most replies carry one Write: the Send context's own context serves
+ * it without the connection's free list and its lock.
+ *
+ * Return: @spare, a recycled context, or a new one while the
+ * connection's free list is empty, whose @sgt holds @nents entries; or
+ * NULL.
  */
 VISIBLE_IF_KUNIT struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx,
+					       struct srdma_rw *spare,
 					       unsigned int nents)
 {
 	struct srdma_rw *rw;
 
+	if (spare && !spare->busy) {
+		if (srdma_rw_init_table(spare, nents))
+			return NULL;
+		spare->busy = true;
+		return spare;
+	}
 	spin_lock(&sx->rw_lock);
 	rw = list_first_entry_or_null(&sx->rw_free, struct srdma_rw, node);
 	if (rw) {
@@ -209,14 +236,9 @@ VISIBLE_IF_KUNIT struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx,
 		rw = kmalloc(sizeof(*rw), GFP_KERNEL);
 		if (!rw)
 			return NULL;
+		rw->embedded = false;
 	}
-	rw->holds_pages = false;
-	if (nents <= SRDMA_RW_INLINE_SGES) {
-		sg_init_table(rw->inline_sgl, nents);
-		rw->sgt.sgl = rw->inline_sgl;
-		rw->sgt.nents = nents;
-		rw->sgt.orig_nents = nents;
-	} else if (sg_alloc_table(&rw->sgt, nents, GFP_KERNEL)) {
+	if (srdma_rw_init_table(rw, nents)) {
 		kfree(rw);
 		return NULL;
 	}
@@ -229,13 +251,18 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_rw_get);
  * @sx: the connection
  * @rw: context from srdma_rw_get(), its DMA mapping undone
  *
- * It goes on the connection's free list while that holds fewer than
- * twice the connection's credits, else it is freed.
+ * An owner's own context is free again; any other goes on the
+ * connection's free list while that holds fewer than twice the
+ * connection's credits, else it is freed.
  */
 VISIBLE_IF_KUNIT void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw)
 {
 	if (rw->sgt.sgl != rw->inline_sgl)
 		sg_free_table(&rw->sgt);
+	if (rw->embedded) {
+		rw->busy = false;
+		return;
+	}
 	spin_lock(&sx->rw_lock);
 	if (sx->rw_free_count < 2 * sx->max_requests) {
 		list_add(&rw->node, &sx->rw_free);
@@ -246,6 +273,17 @@ VISIBLE_IF_KUNIT void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw)
 	kfree(rw);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_put);
+
+/**
+ * srdma_rw_init_embedded - make @rw an owner's own context
+ * @rw: context inside its owner's structure, which is zeroed
+ */
+void srdma_rw_init_embedded(struct srdma_rw *rw)
+{
+	rw->embedded = true;
+	rw->busy = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_init_embedded);
 
 /**
  * srdma_rw_cache_destroy - free the connection's unused contexts
@@ -269,6 +307,7 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_rw_cache_destroy);
  * for a Read).  Return: the DMA-mapped context, or an ERR_PTR().
  */
 static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
+					struct srdma_rw *spare,
 					const struct xdr_buf *xdr,
 					struct page **pages,
 					unsigned int offset, unsigned int len,
@@ -282,7 +321,7 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 
 	if (!xdr) {
 		nents = srdma_rw_pages_nents(offset, len);
-		rw = srdma_rw_get(sx, nents);
+		rw = srdma_rw_get(sx, spare, nents);
 		if (!rw)
 			return ERR_PTR(-ENOMEM);
 		srdma_rw_fill_pages(rw->sgt.sgl, pages, offset, len);
@@ -292,7 +331,7 @@ static struct srdma_rw *srdma_rw_create(struct srdma_xprt *sx,
 	if (nparts <= 0)
 		return ERR_PTR(-EINVAL);
 	nents = rpcrdma_xdr_parts_runs(part, nparts, 1);
-	rw = srdma_rw_get(sx, nents);
+	rw = srdma_rw_get(sx, spare, nents);
 	if (!rw)
 		return ERR_PTR(-ENOMEM);
 	if (!srdma_rw_fill_sg(rw->sgt.sgl, nents, part, nparts)) {
@@ -369,6 +408,7 @@ void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws)
 
 /* srdma_rw_chunk() on @xdr, or with @xdr NULL srdma_rw_read_pages(). */
 static int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
+			     struct srdma_rw *spare,
 			     const struct xdr_buf *xdr, struct page **pages,
 			     unsigned int offset, unsigned int len,
 			     const struct rpcrdma_chunk *chunk,
@@ -392,7 +432,8 @@ static int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
 		seg.length -= chunk_off;
 		chunk_off = 0;
 		n = min(len, seg.length);
-		rw = srdma_rw_create(sx, xdr, pages, offset, n, &seg, dir);
+		rw = srdma_rw_create(sx, spare, xdr, pages, offset, n, &seg,
+				     dir);
 		if (IS_ERR(rw))
 			return PTR_ERR(rw);
 		list_add_tail(&rw->node, rws);
@@ -406,6 +447,7 @@ static int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
  * srdma_rw_chunk - prepare moving bytes to or from the segments of a chunk
  * @sx: the connection
  * @rws: list the contexts are added to
+ * @spare: the owner's own context, used first while it is free, or NULL
  * @xdr: local memory
  * @offset: first byte of @xdr
  * @len: bytes to move
@@ -417,17 +459,18 @@ static int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
  * Return: 0; -EMSGSIZE if the bytes do not fit in @chunk; or -errno.
  */
 int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
-		   const struct xdr_buf *xdr, unsigned int offset,
+		   struct srdma_rw *spare, const struct xdr_buf *xdr,
+		   unsigned int offset,
 		   unsigned int len, const struct rpcrdma_chunk *chunk,
 		   unsigned int chunk_off, enum dma_data_direction dir)
 {
 	unsigned int pos;
 
 	if (srdma_rw_in_pages(xdr, offset, len, &pos))
-		return srdma_rw_segments(sx, rws, NULL, xdr->pages, pos, len,
-					 chunk, chunk_off, dir);
-	return srdma_rw_segments(sx, rws, xdr, NULL, offset, len, chunk,
-				 chunk_off, dir);
+		return srdma_rw_segments(sx, rws, spare, NULL, xdr->pages,
+					 pos, len, chunk, chunk_off, dir);
+	return srdma_rw_segments(sx, rws, spare, xdr, NULL, offset, len,
+				 chunk, chunk_off, dir);
 }
 
 /**
@@ -449,7 +492,7 @@ int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
 			unsigned int len, const struct rpcrdma_chunk *chunk,
 			unsigned int chunk_off)
 {
-	return srdma_rw_segments(sx, rws, NULL, pages, pos, len, chunk,
+	return srdma_rw_segments(sx, rws, NULL, NULL, pages, pos, len, chunk,
 				 chunk_off, DMA_FROM_DEVICE);
 }
 

@@ -67,6 +67,7 @@ static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 		goto out_buf;
 	sc->sx = sx;
 	INIT_LIST_HEAD(&sc->rws);
+	srdma_rw_init_embedded(&sc->rw);
 	sc->cqe.done = srdma_send_done;
 	rpcrdma_cid_init(&sc->cid, sx->ib.send_cq,
 			 atomic_inc_return(&sx->next_cid));
@@ -462,7 +463,8 @@ static int srdma_reply_payloads(struct srdma_xprt *sx, struct srdma_send *sc,
 	for (i = 0; i < rc->nr_payloads && !err; i++) {
 		if (!rp->used[i])
 			continue;
-		err = srdma_rw_chunk(sx, &sc->rws, res, rc->payloads[i].offset,
+		err = srdma_rw_chunk(sx, &sc->rws, &sc->rw, res,
+				     rc->payloads[i].offset,
 				     rc->payloads[i].length, &call->write[i],
 				     0, DMA_TO_DEVICE);
 	}
@@ -552,7 +554,8 @@ static int srdma_reply_long(struct srdma_xprt *sx, struct srdma_send *sc,
 
 		if (!n)
 			continue;
-		err = srdma_rw_chunk(sx, &sc->rws, res, rp->runs[i].start, n,
+		err = srdma_rw_chunk(sx, &sc->rws, &sc->rw, res,
+				     rp->runs[i].start, n,
 				     &call->reply, off, DMA_TO_DEVICE);
 		if (err)
 			return err;

@@ -592,11 +592,15 @@ struct srdma_read {
  * @nr_wrs: work requests the context posts
  * @holds_pages: a reference on each page of @sgt is ours (an orphaned
  *	Read keeps its pages from being reused until the QP is drained)
+ * @embedded: the context is part of its owner (struct srdma_send's @rw)
+ *	and never goes on @rw_free
+ * @busy: an embedded context is in use
  * @inline_sgl: scatterlist of a segment of at most SRDMA_RW_INLINE_SGES
  *	pieces, the common case (a 4 KiB write, a page-aligned reply)
  *
  * Contexts are recycled through the connection's @rw_free, so a Read or
- * Write of a small segment allocates nothing of ours.
+ * Write of a small segment allocates nothing of ours; a Send context's
+ * first Write takes the context it carries, without that list's lock.
  */
 struct srdma_rw {
 	struct list_head node;
@@ -606,6 +610,8 @@ struct srdma_rw {
 	enum dma_data_direction dir;
 	unsigned int nr_wrs;
 	bool holds_pages;
+	bool embedded;
+	bool busy;
 	struct scatterlist inline_sgl[SRDMA_RW_INLINE_SGES];
 };
 
@@ -624,6 +630,7 @@ struct srdma_rw {
  *	when it is freed (the connection is drained by then)
  * @sges: SGEs of @wr
  * @rws: RDMA Writes chained before @wr
+ * @rw: a Write context of its own, which the first Write takes
  * @nr_wrs: work requests posted with this Send (Writes included)
  * @sqe: entry in the connection's @sendq while posted, until its
  *	completion or a later one retires it
@@ -643,6 +650,7 @@ struct srdma_send {
 	u64 hdr_dma;
 	struct rpcrdma_send_sges sges;
 	struct list_head rws;
+	struct srdma_rw rw;
 	unsigned int nr_wrs;
 	struct rpcrdma_sendq_entry sqe;
 	struct page *pages[RPCSVC_MAXPAGES];
@@ -776,9 +784,11 @@ void srdma_read_put(struct srdma_recv *rc, struct srdma_read *rd);
 
 /* rw.c */
 int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
-		   const struct xdr_buf *xdr, unsigned int offset,
-		   unsigned int len, const struct rpcrdma_chunk *chunk,
-		   unsigned int chunk_off, enum dma_data_direction dir);
+		   struct srdma_rw *spare, const struct xdr_buf *xdr,
+		   unsigned int offset, unsigned int len,
+		   const struct rpcrdma_chunk *chunk, unsigned int chunk_off,
+		   enum dma_data_direction dir);
+void srdma_rw_init_embedded(struct srdma_rw *rw);
 int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
 			struct page **pages, unsigned int pos,
 			unsigned int len, const struct rpcrdma_chunk *chunk,
@@ -787,7 +797,8 @@ void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
 void srdma_rw_cache_destroy(struct srdma_xprt *sx);
 #if IS_ENABLED(CONFIG_KUNIT)
-struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx, unsigned int nents);
+struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx, struct srdma_rw *spare,
+			      unsigned int nents);
 void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw);
 bool srdma_rw_fill_sg(struct scatterlist *sgl, unsigned int nents,
 		      const struct rpcrdma_xdr_part *part, int nparts);
