@@ -802,6 +802,19 @@ share_fio() {
 		--output="/tmp/$name.json"
 }
 
+# share_layout NAME DIR JOBS: lay out share_fio's files beforehand, so
+# that its timed load starts at full depth at once: a layout written
+# while the other client holds the budget goes at a low depth that asks
+# for no credits, and on a slow machine took longer than the wait
+# before the check.
+share_layout() {
+	mkdir -p "$2" || fail "cannot make $2"
+	timeout 300 fio --name="$1" --directory="$2" --numjobs="$3" \
+		--size=4M --bs=16k --rw=randwrite --create_only=1 \
+		--output=/tmp/fio.out ||
+		{ cat /tmp/fio.out; fail "cannot lay out the files of $1"; }
+}
+
 # share_iops NAME: writes per second of share_fio NAME.
 share_iops() {
 	python3 -c 'import json, sys
@@ -822,6 +835,8 @@ client_step_credit_share() {
 		192.0.2.1:/export /mnt/many || fail "nconnect=16 mount failed"
 	mount -t nfs -o "vers=3,proto=rdma,port=$NFS_PORT,nolock" \
 		192.0.2.11:/export /mnt/one || fail "mount of 192.0.2.11 failed"
+	share_layout many /mnt/many/share-many 4
+	share_layout one /mnt/one/share-one 1
 	share_fio many /mnt/many/share-many 4 32 40 &
 	many=$!
 	sleep 10
