@@ -758,6 +758,41 @@ static void check_reply_read_list_case(struct kunit *test)
 }
 
 /*
+ * Decode @words (@len bytes) with the shortcuts and without, into
+ * structures full of stale contents (the decode must set what it
+ * reports): the same verdict, @expect, and where both succeed the same
+ * words consumed and the same lists.
+ */
+static void wt_expect_shortcut_same(struct kunit *test, const __be32 *words,
+				    size_t len, enum rpcrdma_msg_dir dir,
+				    const struct rpcrdma_wire_limits *limits,
+				    unsigned int max_chunks,
+				    unsigned int max_segs,
+				    enum rpcrdma_wire_err expect)
+{
+	struct wt_hdr *a = wt_hdr_alloc(test, max_chunks, max_segs);
+	struct wt_hdr *b = wt_hdr_alloc(test, max_chunks, max_segs);
+	struct rpcrdma_chunk_lists *la = &a->hdr.lists, *lb = &b->hdr.lists;
+	struct rpcrdma_cursor ca, cb;
+	enum rpcrdma_wire_err ea, eb;
+
+	memset(a->chunks, 0xa5, sizeof(a->chunks));
+	memset(a->segs, 0xa5, sizeof(a->segs));
+	memset(b->chunks, 0xa5, sizeof(b->chunks));
+	memset(b->segs, 0xa5, sizeof(b->segs));
+	wt_cursor_init(test, &ca, words, len);
+	wt_cursor_init(test, &cb, words, len);
+	ea = rpcrdma_decode_chunk_lists(&ca, dir, limits, la);
+	eb = rpcrdma_decode_chunk_lists_general(&cb, dir, limits, lb);
+	KUNIT_EXPECT_EQ(test, ea, expect);
+	KUNIT_EXPECT_EQ(test, ea, eb);
+	if (ea != RPCRDMA_WIRE_OK || eb != RPCRDMA_WIRE_OK)
+		return;
+	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&ca), rpcrdma_cursor_pos(&cb));
+	wt_expect_same_lists(test, la, lb);
+}
+
+/*
  * The one-Read-segment shortcut of rpcrdma_decode_chunk_lists() against
  * the list decoders it stands in for: each vector is the lists of a
  * call, one Read segment or something close to it, with limits and
@@ -836,12 +871,7 @@ static void one_read_case(struct kunit *test)
 	const struct one_read_case *v = test->param_value;
 	const struct rpcrdma_wire_limits *limits =
 		v->no_limits ? NULL : &v->limits;
-	struct wt_hdr *a = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
-	struct wt_hdr *b = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
-	struct rpcrdma_chunk_lists *la = &a->hdr.lists, *lb = &b->hdr.lists;
-	struct rpcrdma_cursor ca, cb;
 	size_t len = (6 + v->nrest) * XDR_UNIT;
-	enum rpcrdma_wire_err ea, eb;
 	__be32 words[12];
 	unsigned int i;
 
@@ -853,22 +883,8 @@ static void one_read_case(struct kunit *test)
 	words[5] = cpu_to_be32(0x2000);
 	for (i = 0; i < v->nrest; i++)
 		words[6 + i] = cpu_to_be32(v->rest[i]);
-
-	/* Stale contents: the decode must set what it reports. */
-	memset(a->chunks, 0xa5, sizeof(a->chunks));
-	memset(a->segs, 0xa5, sizeof(a->segs));
-	memset(b->chunks, 0xa5, sizeof(b->chunks));
-	memset(b->segs, 0xa5, sizeof(b->segs));
-	wt_cursor_init(test, &ca, words, len);
-	wt_cursor_init(test, &cb, words, len);
-	ea = rpcrdma_decode_chunk_lists(&ca, v->dir, limits, la);
-	eb = rpcrdma_decode_chunk_lists_general(&cb, v->dir, limits, lb);
-	KUNIT_EXPECT_EQ(test, ea, v->expect);
-	KUNIT_EXPECT_EQ(test, ea, eb);
-	if (ea != RPCRDMA_WIRE_OK || eb != RPCRDMA_WIRE_OK)
-		return;
-	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&ca), rpcrdma_cursor_pos(&cb));
-	wt_expect_same_lists(test, la, lb);
+	wt_expect_shortcut_same(test, words, len, v->dir, limits,
+				v->max_chunks, v->max_segs, v->expect);
 }
 
 /*
@@ -973,12 +989,7 @@ static void one_write_case(struct kunit *test)
 	const struct one_write_case *v = test->param_value;
 	const struct rpcrdma_wire_limits *limits =
 		v->no_limits ? NULL : &v->limits;
-	struct wt_hdr *a = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
-	struct wt_hdr *b = wt_hdr_alloc(test, v->max_chunks, v->max_segs);
-	struct rpcrdma_chunk_lists *la = &a->hdr.lists, *lb = &b->hdr.lists;
 	size_t len = (3 + (v->count ? 4 : 0) + v->nrest) * XDR_UNIT;
-	struct rpcrdma_cursor ca, cb;
-	enum rpcrdma_wire_err ea, eb;
 	unsigned int i, n = 0;
 	__be32 words[16];
 
@@ -993,21 +1004,8 @@ static void one_write_case(struct kunit *test)
 	}
 	for (i = 0; i < v->nrest; i++)
 		words[n++] = cpu_to_be32(v->rest[i]);
-
-	memset(a->chunks, 0xa5, sizeof(a->chunks));
-	memset(a->segs, 0xa5, sizeof(a->segs));
-	memset(b->chunks, 0xa5, sizeof(b->chunks));
-	memset(b->segs, 0xa5, sizeof(b->segs));
-	wt_cursor_init(test, &ca, words, len);
-	wt_cursor_init(test, &cb, words, len);
-	ea = rpcrdma_decode_chunk_lists(&ca, v->dir, limits, la);
-	eb = rpcrdma_decode_chunk_lists_general(&cb, v->dir, limits, lb);
-	KUNIT_EXPECT_EQ(test, ea, v->expect);
-	KUNIT_EXPECT_EQ(test, ea, eb);
-	if (ea != RPCRDMA_WIRE_OK || eb != RPCRDMA_WIRE_OK)
-		return;
-	KUNIT_EXPECT_EQ(test, rpcrdma_cursor_pos(&ca), rpcrdma_cursor_pos(&cb));
-	wt_expect_same_lists(test, la, lb);
+	wt_expect_shortcut_same(test, words, len, v->dir, limits,
+				v->max_chunks, v->max_segs, v->expect);
 }
 
 static struct kunit_case rpcrdma_wire_chunk_cases[] = {
