@@ -537,10 +537,13 @@ static bool srdma_sq_stalled(struct srdma_xprt *sx, unsigned long since)
 }
 
 /**
- * srdma_sq_reserve - reserve Send Queue entries, waiting for room
+ * srdma_sq_reserve_wait - reserve Send Queue entries, waiting for room
  * @sx: the connection
  * @n: work requests about to be posted
  * @cid: completion ID of the work requests, for the trace
+ *
+ * The slow path of srdma_sq_reserve(), whose attempt to take @n entries
+ * found too few: that attempt is undone first.
  *
  * A legitimate client lets the Send Queue retire entries within
  * milliseconds.  One that stops posting Receives (with unlimited RNR
@@ -556,20 +559,18 @@ static bool srdma_sq_stalled(struct srdma_xprt *sx, unsigned long since)
  * Return: 0; -ENOTCONN if the connection closes or stalls while
  * waiting; -E2BIG if @n can never fit.
  */
-int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
-		     const struct rpcrdma_cid *cid)
+int srdma_sq_reserve_wait(struct srdma_xprt *sx, unsigned int n,
+			  const struct rpcrdma_cid *cid)
 {
 	unsigned long since = jiffies;
-	bool waited = false;
 
 	if (n > sx->sq_budget)
 		return -E2BIG;
-	while (atomic_sub_return(n, &sx->sq_avail) < 0) {
+	do {
 		atomic_add(n, &sx->sq_avail);
 		srdma_stat_add(SRDMA_STAT_SQ_STARVE, 1);
 		atomic_long_inc(&sx->conn.sq_waits);
 		trace_svcrdma_sq_full(sx, cid);
-		waited = true;
 		wait_event_timeout(sx->sq_wait,
 				   atomic_read(&sx->sq_avail) >= (int)n ||
 				   test_bit(XPT_CLOSE, &sx->xprt.xpt_flags),
@@ -587,12 +588,11 @@ int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
 			return -ENOTCONN;
 		}
 		trace_svcrdma_sq_retry(sx, cid);
-	}
-	if (waited)
-		srdma_requeue(sx);
+	} while (atomic_sub_return(n, &sx->sq_avail) < 0);
+	srdma_requeue(sx);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(srdma_sq_reserve);
+EXPORT_SYMBOL_IF_KUNIT(srdma_sq_reserve_wait);
 
 /**
  * srdma_sq_release - return Send Queue entries

@@ -810,9 +810,29 @@ bool srdma_rw_in_pages(const struct xdr_buf *xdr, unsigned int offset,
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
 				  struct ib_send_wr *next, unsigned int *nr_wrs);
-int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
-		     const struct rpcrdma_cid *cid);
+int srdma_sq_reserve_wait(struct srdma_xprt *sx, unsigned int n,
+			  const struct rpcrdma_cid *cid);
 void srdma_sq_release(struct srdma_xprt *sx, unsigned int n);
+
+/**
+ * srdma_sq_reserve - reserve Send Queue entries
+ * @sx: the connection
+ * @n: work requests about to be posted
+ * @cid: completion ID of the work requests, for the trace
+ *
+ * Takes @n entries if the queue has them; otherwise waits for them in
+ * srdma_sq_reserve_wait(), which says how that wait ends.
+ *
+ * Return: 0, or -errno from srdma_sq_reserve_wait().
+ */
+static inline int srdma_sq_reserve(struct srdma_xprt *sx, unsigned int n,
+				   const struct rpcrdma_cid *cid)
+{
+	if (likely(n <= sx->sq_budget &&
+		   atomic_sub_return(n, &sx->sq_avail) >= 0))
+		return 0;
+	return srdma_sq_reserve_wait(sx, n, cid);
+}
 
 /* send.c */
 struct srdma_send *srdma_send_get(struct srdma_xprt *sx);
