@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the state of a Call's RDMA Reads kept with its Receive
- * (srdma_read_get() and srdma_read_put() in svcrdma/recv.c).  A Receive
+ * (srdma_read_get() and srdma_read_put() in svcrdma/read.c).  A Receive
  * keeps one spare: the next Call with Read chunks it brings reuses it,
  * zeroed, if it has room for that Call's pages; else it is freed and a
- * new one, of at least SRDMA_READ_MIN_PAGES pages, is made.  No device
- * is needed: these run on a bare struct srdma_recv.  kmemleak, in the
- * test kernel, catches a state that was dropped instead of freed.
+ * new one, of at least SRDMA_READ_MIN_PAGES pages, is made.  The pages a
+ * finished Call was rebuilt in stay with the spare until nfsd releases
+ * the Call (srdma_read_drop_pages()).  No device is needed: these run on
+ * a bare struct srdma_recv.  kmemleak, in the test kernel, catches a
+ * state that was dropped instead of freed; an extra reference on each
+ * page shows whether the state gave its own back.
  */
 #include <kunit/test.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "../svcrdma/server.h"
@@ -71,6 +75,7 @@ static void rdc_expect_fresh(struct kunit *test, struct srdma_recv *rc,
 	KUNIT_EXPECT_EQ(test, rd->status, 0);
 	KUNIT_EXPECT_EQ(test, rd->bytes, 0U);
 	KUNIT_EXPECT_EQ(test, rd->nr_wrs, 0U);
+	KUNIT_EXPECT_EQ(test, rd->nr_pages, 0U);
 	KUNIT_EXPECT_EQ(test, rd->lo.form, lo->form);
 	KUNIT_EXPECT_EQ(test, rd->lo.len, lo->len);
 	KUNIT_EXPECT_EQ(test, rd->lo.head_len, lo->head_len);
@@ -165,9 +170,94 @@ static void read_cache_one_spare_case(struct kunit *test)
 	rdc_release(rc);
 }
 
+/*
+ * Give @rd @n pages, as srdma_read_start() does, each with a second
+ * reference of the test's own in @pages.
+ */
+static void rdc_hold_pages(struct kunit *test, struct srdma_read *rd,
+			   struct page **pages, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		pages[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+		get_page(pages[i]);
+		rd->pages[i] = pages[i];
+	}
+	rd->nr_pages = n;
+}
+
+/* Each of @pages has only the test's reference left; drop it. */
+static void rdc_expect_given_back(struct kunit *test, struct page **pages,
+				  unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, page_ref_count(pages[i]), 1);
+		put_page(pages[i]);
+	}
+}
+
+/*
+ * A finished Call's pages stay with the spare (rq_arg points into them)
+ * until srdma_read_drop_pages(), which gives each back once and leaves
+ * the state as srdma_read_get() needs it.
+ */
+static void read_cache_pages_kept_case(struct kunit *test)
+{
+	struct srdma_recv *rc = rdc_recv(test);
+	struct page *pages[3];
+	struct srdma_read *rd;
+	unsigned int i;
+
+	rd = srdma_read_get(rc, rdc_layout(test, 3));
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	rdc_hold_pages(test, rd, pages, 3);
+	srdma_read_put(rc, rd);
+	KUNIT_ASSERT_PTR_EQ(test, rc->read_spare, rd);
+	KUNIT_EXPECT_EQ(test, rd->nr_pages, 3U);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_PTR_EQ(test, rd->pages[i], pages[i]);
+		KUNIT_EXPECT_EQ(test, page_ref_count(pages[i]), 2);
+	}
+
+	srdma_read_drop_pages(rd);
+	KUNIT_EXPECT_EQ(test, rd->nr_pages, 0U);
+	for (i = 0; i < rd->max_pages; i++)
+		KUNIT_EXPECT_NULL(test, rd->pages[i]);
+	rdc_expect_given_back(test, pages, 3);
+	/* Nothing left to give back: a second drop does nothing. */
+	srdma_read_drop_pages(rd);
+	KUNIT_EXPECT_EQ(test, rd->nr_pages, 0U);
+	rdc_release(rc);
+}
+
+/* A state freed because the Receive has a spare gives its pages back. */
+static void read_cache_pages_freed_case(struct kunit *test)
+{
+	struct srdma_recv *rc = rdc_recv(test);
+	struct page *pages[2];
+	struct srdma_read *a, *b;
+
+	a = srdma_read_get(rc, rdc_layout(test, 2));
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	b = srdma_read_get(rc, rdc_layout(test, 2));
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	rdc_hold_pages(test, b, pages, 2);
+	srdma_read_put(rc, a);
+	srdma_read_put(rc, b);
+	KUNIT_EXPECT_PTR_EQ(test, rc->read_spare, a);
+	rdc_expect_given_back(test, pages, 2);
+	rdc_release(rc);
+}
+
 static struct kunit_case rpcrdma_server_read_cache_cases[] = {
 	KUNIT_CASE_PARAM(read_cache_reuse_case, rdc_gen_params),
 	KUNIT_CASE(read_cache_one_spare_case),
+	KUNIT_CASE(read_cache_pages_kept_case),
+	KUNIT_CASE(read_cache_pages_freed_case),
 	{}
 };
 

@@ -2,12 +2,13 @@
 /*
  * Server Read path: pulling a Call's Read chunks with RDMA Read.  The
  * nfsd thread that received the Call plans where each byte goes
- * (call_layout.c), copies the inline pieces and XDR pads into rq_pages,
- * posts the Reads and goes on to other work, the pages moving with the
- * Read (struct srdma_read).  The completion queues the Call on
- * rx_read_done, and the next srdma_recvfrom() hands the pages and the
- * finished Call to nfsd.  A Receive keeps one Read state as a spare for
- * its next Call.
+ * (call_layout.c), allocates the pages the Call is rebuilt in, copies
+ * the inline pieces and XDR pads into them, posts the Reads and goes on
+ * to other work.  The completion queues the Call on rx_read_done, and
+ * the next srdma_recvfrom() points rq_arg at those pages and hands the
+ * finished Call to nfsd.  The pages belong to the Read's state (struct
+ * srdma_read), not to either thread, and go when nfsd releases the
+ * Call; the state stays with its Receive as a spare for its next Call.
  */
 #include <kunit/visibility.h>
 #include <linux/highmem.h>
@@ -39,7 +40,8 @@ static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
 
 /*
  * The state of @rc's Reads for a Call laid out as @lo: the spare one of
- * an earlier Call if it has room for @lo's pages, else a new one.
+ * an earlier Call if it has room for @lo's pages, else a new one.  It
+ * holds no pages yet.
  */
 VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 						   const struct srdma_call_layout *lo)
@@ -51,8 +53,8 @@ VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 	if (rd && rd->max_pages >= lo->npages) {
 		max_pages = rd->max_pages;
 		/*
-		 * Its pages are all NULL (srdma_read_put() saw to that), and
-		 * its layout is written below: only what comes before.
+		 * It holds no pages (srdma_read_drop_pages() saw to that),
+		 * and its layout is written below: only what comes before.
 		 */
 		memset(rd, 0, offsetof(struct srdma_read, lo));
 	} else {
@@ -71,39 +73,72 @@ VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_get);
 
-/* @rd's contexts are gone and its pages NULL: keep it as @rc's spare. */
+/*
+ * @rd's contexts are gone: keep it as @rc's spare, with the pages of a
+ * finished Call until nfsd releases it (srdma_read_drop_pages()).
+ */
 VISIBLE_IF_KUNIT void srdma_read_put(struct srdma_recv *rc,
 				     struct srdma_read *rd)
 {
-	if (rc->read_spare)
+	if (rc->read_spare) {
+		srdma_read_drop_pages(rd);
 		kfree(rd);
-	else
+	} else {
 		rc->read_spare = rd;
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
 
-/* Drop the pages of @pages[0..@n) that are not NULL in one batch; clear it. */
-static void srdma_put_pages(struct page **pages, unsigned int n)
+/**
+ * srdma_read_drop_pages - give back the pages a Read's state holds
+ * @rd: the Read's state
+ *
+ * In one batch; its page entries are all NULL again, as
+ * srdma_read_alloc_pages() needs them.
+ */
+void srdma_read_drop_pages(struct srdma_read *rd)
 {
-	unsigned int i, k = 0;
+	struct page **pp = rd->pages, **end = pp + rd->nr_pages;
 
-	for (i = 0; i < n; i++)
-		if (pages[i])
-			pages[k++] = pages[i];
-	release_pages(pages, k);
-	memset(pages, 0, n * sizeof(*pages));
+	if (pp == end)
+		return;
+	release_pages(pp, rd->nr_pages);
+	/* Stores, not a memset: one instruction per entry, not eight. */
+	while (pp < end)
+		WRITE_ONCE(*pp++, NULL);
+	rd->nr_pages = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_drop_pages);
+
+/*
+ * The pages @rd's Call is rebuilt in.  In bulk, and one at a time (with
+ * reclaim) for what that leaves, as svc_alloc_arg() would for the
+ * thread.  Return: 0 or -ENOMEM, @rd holding what it got either way.
+ */
+static int srdma_read_alloc_pages(struct srdma_read *rd)
+{
+	unsigned int i, n = rd->lo.npages;
+
+	rd->nr_pages = alloc_pages_bulk_array(GFP_KERNEL, n, rd->pages);
+	for (i = rd->nr_pages; i < n; i++) {
+		rd->pages[i] = alloc_page(GFP_KERNEL);
+		if (!rd->pages[i])
+			return -ENOMEM;
+		rd->nr_pages++;
+	}
+	return 0;
 }
 
 /**
  * srdma_read_release - undo a Read's state
  * @sx: the connection, whose QP still exists
- * @rd: the Read: its contexts are destroyed, its pages (none if they
- *	moved on) dropped, and the rest kept as its Receive's spare
+ * @rd: the Read: its contexts are destroyed, its pages dropped, and the
+ *	rest kept as its Receive's spare
  */
 void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd)
 {
 	srdma_rw_destroy_list(sx, &rd->rws);
-	srdma_put_pages(rd->pages, rd->lo.npages);
+	srdma_read_drop_pages(rd);
 	srdma_read_put(rd->rc, rd);
 }
 
@@ -197,13 +232,12 @@ static int srdma_read_post(struct srdma_xprt *sx, struct srdma_read *rd)
 }
 
 /*
- * Put the pieces of @lo in rq_pages: copy the inline ones and the XDR
+ * Put the pieces of @lo in @pages: copy the inline ones and the XDR
  * pads, and add an RDMA Read for the others to @rws.
  */
-static int srdma_call_fill(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-			   struct srdma_recv *rc,
+static int srdma_call_fill(struct srdma_xprt *sx, struct srdma_recv *rc,
 			   const struct srdma_call_layout *lo,
-			   struct list_head *rws)
+			   struct page **pages, struct list_head *rws)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
 	const void *inl = rc->rb.buf + rc->hdr.hdr_len;
@@ -218,22 +252,21 @@ static int srdma_call_fill(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 			return -EIO;
 		switch (p->src) {
 		case SRDMA_PIECE_INLINE:
-			srdma_copy_to_pages(rqstp->rq_pages, p->pos,
-					    inl + p->from, p->len);
+			srdma_copy_to_pages(pages, p->pos, inl + p->from,
+					    p->len);
 			break;
 		case SRDMA_PIECE_CALL:
-			err = srdma_rw_read_pages(sx, rws, rqstp->rq_pages,
-						  p->pos, p->len,
-						  &cl->read[0], p->from);
+			err = srdma_rw_read_pages(sx, rws, pages, p->pos,
+						  p->len, &cl->read[0],
+						  p->from);
 			break;
 		case SRDMA_PIECE_CHUNK:
-			err = srdma_rw_read_pages(sx, rws, rqstp->rq_pages,
-						  p->pos, p->len,
-						  &cl->read[p->chunk], 0);
+			err = srdma_rw_read_pages(sx, rws, pages, p->pos,
+						  p->len, &cl->read[p->chunk],
+						  0);
 			break;
 		case SRDMA_PIECE_PAD:
-			srdma_copy_to_pages(rqstp->rq_pages, p->pos, NULL,
-					    p->len);
+			srdma_copy_to_pages(pages, p->pos, NULL, p->len);
 			break;
 		}
 	}
@@ -241,19 +274,20 @@ static int srdma_call_fill(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 }
 
 /*
- * A data item (an NFS WRITE's payload) was read to the start of
- * rq_pages: rq_arg's head and tail stay in the Receive buffer on either
+ * A data item (an NFS WRITE's payload) was read to the start of @rd's
+ * pages: rq_arg's head and tail stay in the Receive buffer on either
  * side of it.  Nothing is copied, and the upper layer gets whole pages.
  */
 static void srdma_arg_data_item(struct svc_rqst *rqstp, struct srdma_recv *rc,
-				const struct srdma_call_layout *lo)
+				struct srdma_read *rd)
 {
+	const struct srdma_call_layout *lo = &rd->lo;
 	void *inl = rc->rb.buf + rc->hdr.hdr_len;
 	struct xdr_buf *arg = &rqstp->rq_arg;
 
 	arg->head[0].iov_base = inl;
 	arg->head[0].iov_len = lo->head_len;
-	arg->pages = rqstp->rq_pages;
+	arg->pages = rd->pages;
 	arg->page_base = 0;
 	arg->page_len = lo->len - rc->hdr.inline_len;
 	arg->tail[0].iov_base = inl + lo->head_len;
@@ -262,15 +296,15 @@ static void srdma_arg_data_item(struct svc_rqst *rqstp, struct srdma_recv *rc,
 	arg->buflen = lo->len;
 }
 
-/* The whole Call was rebuilt in rq_pages. */
-static void srdma_arg_assembled(struct svc_rqst *rqstp,
-				const struct srdma_call_layout *lo)
+/* The whole Call was rebuilt in @rd's pages. */
+static void srdma_arg_assembled(struct svc_rqst *rqstp, struct srdma_read *rd)
 {
+	const struct srdma_call_layout *lo = &rd->lo;
 	struct xdr_buf *arg = &rqstp->rq_arg;
 
-	arg->head[0].iov_base = page_address(rqstp->rq_pages[0]);
+	arg->head[0].iov_base = page_address(rd->pages[0]);
 	arg->head[0].iov_len = lo->head_len;
-	arg->pages = rqstp->rq_pages + 1;
+	arg->pages = rd->pages + 1;
 	arg->page_base = 0;
 	arg->page_len = lo->len - lo->head_len;
 	arg->tail[0].iov_base = NULL;
@@ -282,23 +316,20 @@ static void srdma_arg_assembled(struct svc_rqst *rqstp,
 /**
  * srdma_read_start - start pulling a Call's Read chunks
  * @sx: the connection
- * @rqstp: the nfsd thread's request, whose first pages move to the Read
  * @rc: the Call's Receive, its header decoded
  *
  * Where each byte goes is planned first (call_layout.c); the Reads land
- * in rq_pages, whose first pages then move to the Read.
+ * in pages of the Read's own, so the thread keeps its rq_pages.
  *
  * Return: 0 with the Reads posted (@rc comes back through rx_read_done),
  * or -errno with nothing posted.
  */
-int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-		     struct srdma_recv *rc)
+int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
 	/* Written where used: no clearing its 500 bytes on every Call. */
 	struct srdma_call_layout lo __uninitialized;
 	struct srdma_read *rd;
-	unsigned int i;
 	int err;
 
 	if (srdma_should_fail(SRDMA_FAIL_READ_CHUNKS))
@@ -310,20 +341,12 @@ int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	rd = srdma_read_get(rc, &lo);
 	if (!rd)
 		return -ENOMEM;
-	err = srdma_call_fill(sx, rqstp, rc, &rd->lo, &rd->rws);
+	err = srdma_read_alloc_pages(rd);
+	if (!err)
+		err = srdma_call_fill(sx, rc, &rd->lo, rd->pages, &rd->rws);
 	if (err) {
 		srdma_read_release(sx, rd);
 		return err;
-	}
-
-	/*
-	 * The Reads land in these pages wherever the Call is finished:
-	 * they leave this thread (svc_alloc_arg() refills the slots)
-	 * before the Reads are posted, so the completion finds them moved.
-	 */
-	for (i = 0; i < lo.npages; i++) {
-		rd->pages[i] = rqstp->rq_pages[i];
-		rqstp->rq_pages[i] = NULL;
 	}
 	rc->read = rd;
 	err = srdma_read_post(sx, rd);
@@ -337,8 +360,12 @@ int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 /**
  * srdma_read_finish - complete a Call whose Reads have completed
  * @sx: the connection
- * @rqstp: the request: it gets the Read's pages, and rq_arg the Call
+ * @rqstp: the request: rq_arg gets the Call, in the Read's pages
  * @rc: the Call's Receive, with its Read state
+ *
+ * The pages stay with the Read's state, @rc's spare now, until nfsd
+ * releases the Call (srdma_recv_put()); the thread's own rq_pages are
+ * all free for the reply.
  *
  * Return: 0, or -EIO if the Reads failed (the connection is closing).
  */
@@ -357,17 +384,10 @@ int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 	}
 	/* Unmapped first, so the CPU sees what the device wrote. */
 	srdma_rw_destroy_list(sx, &rd->rws);
-	/* The Read's pages replace the thread's, which go in one batch. */
-	for (i = 0; i < rd->lo.npages; i++)
-		swap(rqstp->rq_pages[i], rd->pages[i]);
-	srdma_put_pages(rd->pages, rd->lo.npages);
-
 	if (rd->lo.form == SRDMA_CALL_DATA_ITEM)
-		srdma_arg_data_item(rqstp, rc, &rd->lo);
+		srdma_arg_data_item(rqstp, rc, rd);
 	else
-		srdma_arg_assembled(rqstp, &rd->lo);
-	rqstp->rq_respages = rqstp->rq_pages + rd->lo.npages;
-	rqstp->rq_next_page = rqstp->rq_respages + 1;
+		srdma_arg_assembled(rqstp, rd);
 	srdma_read_put(rc, rd);
 
 	for (i = 0; i < cl->nr_read_chunks; i++)

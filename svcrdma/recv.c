@@ -45,6 +45,8 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_recv_hdr_init);
 static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	rpcrdma_recv_buf_release(&rc->rb, sx->device);
+	if (rc->read_spare)
+		srdma_read_drop_pages(rc->read_spare);
 	kfree(rc->read_spare);
 	kfree(rc->big);
 	kfree(rc);
@@ -159,11 +161,16 @@ static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
 	return srdma_recv_post_list(sx, &one);
 }
 
-/* A buffer is free again: it makes up a missing Receive first. */
+/*
+ * A buffer is free again: it makes up a missing Receive first.  The
+ * pages of a Call rebuilt from Read chunks go now.
+ */
 static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	bool repost = false, trim = false;
 
+	if (rc->read_spare && rc->read_spare->nr_pages)
+		srdma_read_drop_pages(rc->read_spare);
 	atomic_inc(&sx->calls_done);
 	spin_lock(&sx->rx_lock);
 	if (sx->recv_deficit && !sx->rq_closed) {
@@ -612,12 +619,11 @@ static struct srdma_recv *srdma_next_recv(struct srdma_xprt *sx)
  * (the Call is finished when they complete); false if the Call was
  * answered with an error or the connection is closing: drop it.
  */
-static bool srdma_read_chunks(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-			      struct srdma_recv *rc)
+static bool srdma_read_chunks(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	int err;
 
-	err = srdma_read_start(sx, rqstp, rc);
+	err = srdma_read_start(sx, rc);
 	if (!err)
 		return true;
 	if (err == -EINVAL || err == -EMSGSIZE) {
@@ -681,7 +687,7 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 		goto out_drop;
 	}
 	if (rc->hdr.lists.nr_read_chunks) {
-		if (srdma_read_chunks(sx, rqstp, rc))
+		if (srdma_read_chunks(sx, rc))
 			return 0;	/* finished when the Reads complete */
 		goto out_drop;
 	}

@@ -550,14 +550,15 @@ struct srdma_recv {
  * @rws: the Read contexts
  * @lo: where each byte of the Call goes
  * @max_pages: entries of @pages allocated (at least @lo.npages)
- * @pages: the pages the Call is rebuilt in (@lo.npages of them), taken
- *	from the nfsd thread that posted the Reads and handed to the one
- *	that finishes the Call; NULL where they moved on
+ * @nr_pages: pages held, at the start of @pages (the rest are NULL)
+ * @pages: the pages the Call is rebuilt in (@lo.npages of them): rq_arg
+ *	points into them from the Call's finish until nfsd releases it
  *
  * The nfsd thread that receives a Call with Read chunks posts the Reads
  * and goes on to other work; the completion queues the Call on
  * rx_read_done, and the next srdma_recvfrom() on the connection
- * finishes it.  So a few nfsd threads keep many Reads in flight.
+ * finishes it.  So a few nfsd threads keep many Reads in flight, and no
+ * page moves between threads.
  */
 struct srdma_read {
 	struct ib_cqe cqe;
@@ -570,6 +571,7 @@ struct srdma_read {
 	struct list_head rws;
 	struct srdma_call_layout lo;
 	unsigned int max_pages;
+	unsigned int nr_pages;
 	struct page *pages[];
 };
 
@@ -771,11 +773,11 @@ enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc);
 #endif
 
 /* read.c */
-int srdma_read_start(struct srdma_xprt *sx, struct svc_rqst *rqstp,
-		     struct srdma_recv *rc);
+int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc);
 int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 		      struct srdma_recv *rc);
 void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd);
+void srdma_read_drop_pages(struct srdma_read *rd);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 				  const struct srdma_call_layout *lo);
