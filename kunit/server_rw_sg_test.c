@@ -157,6 +157,9 @@ static void rwsg_expect_pieces(struct kunit *test, struct scatterlist *sgl,
 		KUNIT_EXPECT_PTR_EQ(test, sg_page(sg), want[i].page);
 		KUNIT_EXPECT_EQ(test, sg->offset, want[i].off);
 		KUNIT_EXPECT_EQ(test, sg->length, want[i].len);
+		/* Only the table's last entry ends it; none is a link. */
+		KUNIT_EXPECT_EQ(test, sg_is_last(sg), i == n - 1);
+		KUNIT_EXPECT_FALSE(test, sg_is_chain(sg));
 	}
 	KUNIT_EXPECT_TRUE(test, sg_is_last(sg_last(sgl, n)));
 }
@@ -331,6 +334,7 @@ static void rw_fill_pages_case(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ(test, sg_page(a), sg_page(b));
 		KUNIT_EXPECT_EQ(test, a->offset, b->offset);
 		KUNIT_EXPECT_EQ(test, a->length, b->length);
+		KUNIT_EXPECT_EQ(test, sg_is_last(a), i == nents - 1);
 		a = sg_next(a);
 		b = sg_next(b);
 	}

@@ -20,12 +20,30 @@
  * its end-of-table test or its call, for the fill below, which counts
  * its entries and runs once per page of every Read and Write.
  */
+static noinline __cold struct scatterlist *srdma_sg_link(struct scatterlist *sg)
+{
+	return sg_chain_ptr(sg);
+}
+
 static inline struct scatterlist *srdma_sg_step(struct scatterlist *sg)
 {
 	sg++;
+	/* A branch, not a select: links come once in 127 entries. */
 	if (unlikely(sg_is_chain(sg)))
-		sg = sg_chain_ptr(sg);
+		sg = srdma_sg_link(sg);
 	return sg;
+}
+
+/*
+ * sg_set_page() of a whole page, for an entry the fill knows is neither
+ * a chain link nor the table's last: no end or chain bits to keep.
+ */
+static inline void srdma_sg_whole_page(struct scatterlist *sg,
+				       struct page *page)
+{
+	sg->page_link = (unsigned long)page;
+	sg->offset = 0;
+	sg->length = PAGE_SIZE;
 }
 
 /*
@@ -62,6 +80,7 @@ static bool srdma_sg_pages(struct scatterlist **sgp, unsigned int *left,
 	struct page **pp = pages + (base >> PAGE_SHIFT);
 	struct scatterlist *sg = *sgp;
 	unsigned int count, n;
+	struct page **end;
 
 	count = DIV_ROUND_UP(off + len, PAGE_SIZE);
 	if (!count)
@@ -69,14 +88,17 @@ static bool srdma_sg_pages(struct scatterlist **sgp, unsigned int *left,
 	if (count > *left)
 		return false;
 	*left -= count;
-	/* The first piece; whole pages; the last piece, of what is left. */
+	/*
+	 * The first piece; whole pages; the last piece, of what is left.
+	 * Only the first and the last can be the table's last entry.
+	 */
 	n = min_t(unsigned int, len, PAGE_SIZE - off);
 	sg_set_page(sg, *pp++, n, off);
 	if (count > 1) {
-		len -= n;
-		for (; count > 2; count--, len -= PAGE_SIZE) {
+		len -= n + (count - 2) * PAGE_SIZE;
+		for (end = pp + count - 2; pp < end; pp++) {
 			sg = srdma_sg_step(sg);
-			sg_set_page(sg, *pp++, PAGE_SIZE, 0);
+			srdma_sg_whole_page(sg, *pp);
 		}
 		sg = srdma_sg_step(sg);
 		sg_set_page(sg, *pp, len, 0);
