@@ -630,6 +630,8 @@ void xrdma_reqs_claim_all(struct xrdma_xprt *rx);
 int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count);
 void xrdma_reqs_destroy(struct xrdma_xprt *rx);
 const char *xrdma_connect_reason(const struct xrdma_connect_fail *f);
+void xrdma_release_xprt(struct rpc_xprt *xprt, struct rpc_task *task);
+void xrdma_release_request(struct rpc_task *task);
 #endif
 
 #endif /* _XPRTRDMA_CLIENT_H */

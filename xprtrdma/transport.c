@@ -27,6 +27,23 @@ static const struct rpc_timeout xrdma_default_timeout = {
  * Request slots
  */
 
+/*
+ * xprt_wake_up_backlog(), which searches every priority level of the
+ * backlog under its lock: with nobody queued it only clears
+ * XPRT_CONGESTED.  A task that queues itself meanwhile (through
+ * xprt_throttle_congested(), under another lock) is missed as it would
+ * be by a search that came just before it, as with sunrpc's own.
+ */
+static bool xrdma_wake_up_backlog(struct rpc_xprt *xprt,
+				  struct rpc_rqst *rqst)
+{
+	if (!READ_ONCE(xprt->backlog.qlen)) {
+		clear_bit(XPRT_CONGESTED, &xprt->state);
+		return false;
+	}
+	return xprt_wake_up_backlog(xprt, rqst);
+}
+
 static void xrdma_req_release(struct kref *ref)
 {
 	struct xrdma_req *req = container_of(ref, struct xrdma_req, ref);
@@ -41,7 +58,7 @@ static void xrdma_req_release(struct kref *ref)
 	spin_lock(&rx->free_lock);
 	kref_init(&req->ref);
 	/* Hand the slot straight to a waiting task, if there is one. */
-	if (!xprt_wake_up_backlog(&rx->xprt, &req->rqst)) {
+	if (!xrdma_wake_up_backlog(&rx->xprt, &req->rqst)) {
 		memset(&req->rqst, 0, sizeof(req->rqst));
 		list_add(&req->free_node, &rx->free_reqs);
 	}
@@ -84,19 +101,62 @@ static void xrdma_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
 }
 
 /*
+ * The transport's write lock and congestion window are sunrpc's
+ * (xprt_reserve_xprt_cong() and the rest in net/sunrpc/xprt.c).  When
+ * sunrpc gives back either, it searches the sending queue for a task to
+ * hand it to, under the queue's lock and through every priority level,
+ * three times per RPC: about 450 instructions an RPC when nobody waits,
+ * the common case.  A task joins that queue only in ->reserve_xprt,
+ * under transport_lock, which every caller of the two methods below
+ * holds: so with the queue empty there is nobody to hand anything to,
+ * and they do only what sunrpc would do besides.  Else, or while a
+ * close waits for the lock, sunrpc's own.
+ */
+static bool xrdma_nobody_sending(struct rpc_xprt *xprt)
+{
+	lockdep_assert_held(&xprt->transport_lock);
+	return !READ_ONCE(xprt->sending.qlen);
+}
+
+/* The rpc_xprt_ops::release_xprt method: xprt_release_xprt_cong(). */
+VISIBLE_IF_KUNIT void xrdma_release_xprt(struct rpc_xprt *xprt,
+					 struct rpc_task *task)
+{
+	if (xprt->snd_task == task && xrdma_nobody_sending(xprt) &&
+	    !test_bit(XPRT_CLOSE_WAIT, &xprt->state)) {
+		xprt->snd_task = NULL;
+		clear_bit_unlock(XPRT_LOCKED, &xprt->state);
+		return;
+	}
+	xprt_release_xprt_cong(xprt, task);
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_release_xprt);
+
+/*
  * The RPC is done with its reply: give back the Receive it may hold
  * before its congestion slot, which another call may take at once and
- * whose reply needs a Receive posted (see reply.c).  Called with
+ * whose reply needs a Receive posted (see reply.c); then the slot, as
+ * xprt_release_rqst_cong() does (see above).  Called with
  * transport_lock held.
  */
-static void xrdma_release_request(struct rpc_task *task)
+VISIBLE_IF_KUNIT void xrdma_release_request(struct rpc_task *task)
 {
-	struct xrdma_req *req = xrdma_req(task->tk_rqstp);
+	struct rpc_rqst *rqst = task->tk_rqstp;
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct xrdma_req *req = xrdma_req(rqst);
 
 	if (req->held_rep || unlikely(req->orphan_buf))
 		xrdma_rep_return(req);
+	if (rqst->rq_cong && xrdma_nobody_sending(xprt)) {
+		rqst->rq_cong = 0;
+		xprt->cong -= RPC_CWNDSCALE;
+		if (!RPCXPRT_CONGESTED(xprt))
+			clear_bit(XPRT_CWND_WAIT, &xprt->state);
+		return;
+	}
 	xprt_release_rqst_cong(task);
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_release_request);
 
 /**
  * xrdma_reqs_create - allocate a transport's request slots
@@ -684,7 +744,7 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 
 static const struct rpc_xprt_ops xrdma_ops = {
 	.reserve_xprt		= xprt_reserve_xprt_cong,
-	.release_xprt		= xprt_release_xprt_cong,
+	.release_xprt		= xrdma_release_xprt,
 	.alloc_slot		= xrdma_alloc_slot,
 	.free_slot		= xrdma_free_slot,
 	.release_request	= xrdma_release_request,
