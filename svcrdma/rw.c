@@ -15,16 +15,17 @@
 #include "server.h"
 #include "trace.h"
 
-/*
- * The entry after @sg, which the caller knows exists: sg_next() without
- * its end-of-table test or its call, for the fill below, which counts
- * its entries and runs once per page of every Read and Write.
- */
+/* The table a chain link at @sg leads to; out of line (see below). */
 static noinline __cold struct scatterlist *srdma_sg_link(struct scatterlist *sg)
 {
 	return sg_chain_ptr(sg);
 }
 
+/*
+ * The entry after @sg, which the caller knows exists: sg_next() without
+ * its end-of-table test or its call, for the fill below, which counts
+ * its entries and runs once per page of every Read and Write.
+ */
 static inline struct scatterlist *srdma_sg_step(struct scatterlist *sg)
 {
 	sg++;

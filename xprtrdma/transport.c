@@ -104,9 +104,10 @@ static void xrdma_free_slot(struct rpc_xprt *xprt, struct rpc_rqst *rqst)
  * The transport's write lock and congestion window are sunrpc's
  * (xprt_reserve_xprt_cong() and the rest in net/sunrpc/xprt.c).  When
  * sunrpc gives back either, it searches the sending queue for a task to
- * hand it to, under the queue's lock and through every priority level,
- * three times per RPC: about 450 instructions an RPC when nobody waits,
- * the common case.  A task joins that queue only in ->reserve_xprt,
+ * hand it to, under the queue's lock, up to three times per RPC: with
+ * the backlog's search (xrdma_wake_up_backlog()), about 450
+ * instructions an RPC when nobody waits, the common case.  A task joins
+ * that queue only in ->reserve_xprt,
  * under transport_lock, which every caller of the two methods below
  * holds: so with the queue empty there is nobody to hand anything to,
  * and they do only what sunrpc would do besides.  Else, or while a
