@@ -2,27 +2,13 @@
 /*
  * Where the bytes of a range of an xdr_buf are: how many page runs its
  * head, page-vector and tail parts need (the split itself,
- * rpcrdma_xdr_range_parts(), is inline in rpcrdma/xdr_range.h), and the
- * page behind a kernel address.
+ * rpcrdma_xdr_range_parts(), is inline in rpcrdma/xdr_range.h, and so is
+ * the page behind a kernel address).
  */
 #include <kunit/visibility.h>
 #include <linux/mm.h>
-#include <linux/vmalloc.h>
 
 #include "rpcrdma/xdr_range.h"
-
-/**
- * rpcrdma_kaddr_page - the page behind a kernel address
- * @p: address in the direct map or in vmalloc space
- *
- * Return: the page that holds @p.
- */
-struct page *rpcrdma_kaddr_page(const void *p)
-{
-	if (is_vmalloc_addr(p))
-		return vmalloc_to_page(p);
-	return virt_to_page(p);
-}
 
 /**
  * rpcrdma_xdr_parts_runs - page runs that the parts of a range touch

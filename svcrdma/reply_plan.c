@@ -97,35 +97,3 @@ enum srdma_reply_form srdma_reply_form(unsigned int hdr_len,
 	return SRDMA_REPLY_TOO_BIG;
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_reply_form);
-
-/**
- * srdma_reply_inv_rkey - the registration a Send With Invalidate retires
- * @remote_inv: the client accepts Send With Invalidate
- * @call: the Call's decoded chunk lists
- * @rkey: set to the handle to invalidate
- *
- * The first Write chunk's, else the Reply chunk's, else the first Read
- * chunk's first segment: a handle the client registered for this Call,
- * which it would otherwise have to invalidate itself.
- *
- * Return: true if the Send should invalidate @rkey.
- */
-bool srdma_reply_inv_rkey(bool remote_inv,
-			  const struct rpcrdma_chunk_lists *call, u32 *rkey)
-{
-	const struct rpcrdma_chunk *c = NULL;
-
-	if (!remote_inv)
-		return false;
-	if (call->nr_write_chunks)
-		c = &call->write[0];
-	else if (call->has_reply)
-		c = &call->reply;
-	else if (call->nr_read_chunks)
-		c = &call->read[0];
-	if (!c || !c->nsegs)
-		return false;
-	*rkey = c->segs[0].handle;
-	return true;
-}
-EXPORT_SYMBOL_IF_KUNIT(srdma_reply_inv_rkey);

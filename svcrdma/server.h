@@ -756,8 +756,39 @@ enum srdma_reply_form srdma_reply_form(unsigned int hdr_len,
 				       unsigned int msg_len,
 				       unsigned int inline_send,
 				       const struct rpcrdma_chunk_lists *call);
-bool srdma_reply_inv_rkey(bool remote_inv,
-			  const struct rpcrdma_chunk_lists *call, u32 *rkey);
+
+/**
+ * srdma_reply_inv_rkey - the registration a Send With Invalidate retires
+ * @remote_inv: the client accepts Send With Invalidate
+ * @call: the Call's decoded chunk lists
+ * @rkey: set to the handle to invalidate
+ *
+ * The first Write chunk's, else the Reply chunk's, else the first Read
+ * chunk's first segment: a handle the client registered for this Call,
+ * which it would otherwise have to invalidate itself.  Inline: every
+ * reply asks.
+ *
+ * Return: true if the Send should invalidate @rkey.
+ */
+static inline bool srdma_reply_inv_rkey(bool remote_inv,
+					const struct rpcrdma_chunk_lists *call,
+					u32 *rkey)
+{
+	const struct rpcrdma_chunk *c = NULL;
+
+	if (!remote_inv)
+		return false;
+	if (call->nr_write_chunks)
+		c = &call->write[0];
+	else if (call->has_reply)
+		c = &call->reply;
+	else if (call->nr_read_chunks)
+		c = &call->read[0];
+	if (!c || !c->nsegs)
+		return false;
+	*rkey = c->segs[0].handle;
+	return true;
+}
 
 /* recv.c */
 int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count);

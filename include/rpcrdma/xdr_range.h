@@ -10,6 +10,7 @@
 
 #include <linux/mm.h>
 #include <linux/sunrpc/xdr.h>
+#include <linux/vmalloc.h>
 
 /* Head, page vector, tail. */
 #define RPCRDMA_XDR_PARTS	3
@@ -30,7 +31,21 @@ struct rpcrdma_xdr_part {
 	unsigned int len;
 };
 
-struct page *rpcrdma_kaddr_page(const void *p);
+/**
+ * rpcrdma_kaddr_page - the page behind a kernel address
+ * @p: address in the direct map or in vmalloc space
+ *
+ * Inline: a Send maps its head with it on every RPC.
+ *
+ * Return: the page that holds @p.
+ */
+static inline struct page *rpcrdma_kaddr_page(const void *p)
+{
+	if (unlikely(is_vmalloc_addr(p)))
+		return vmalloc_to_page(p);
+	return virt_to_page(p);
+}
+
 unsigned int rpcrdma_xdr_parts_runs(const struct rpcrdma_xdr_part *part,
 				    int nparts, unsigned int per);
 unsigned int rpcrdma_xdr_count_runs(const struct xdr_buf *xdr,
