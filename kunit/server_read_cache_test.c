@@ -6,8 +6,10 @@
  * zeroed, if it has room for that Call's pages; else it is freed and a
  * new one, of at least SRDMA_READ_MIN_PAGES pages, is made.  The pages a
  * finished Call was rebuilt in stay with the spare until nfsd releases
- * the Call (srdma_read_drop_pages()).  No device is needed: these run on
- * a bare struct srdma_recv.  kmemleak, in the test kernel, catches a
+ * the Call (srdma_read_drop_pages()).  Each state carries a Read context
+ * of its own for its first segment; one whose Reads were posted only in
+ * part is kept whole until the drain.  No device is needed: these run on
+ * a bare struct srdma_recv and struct srdma_xprt.  kmemleak, in the test kernel, catches a
  * state that was dropped instead of freed; an extra reference on each
  * page shows whether the state gave its own back.
  */
@@ -88,6 +90,9 @@ static void rdc_expect_fresh(struct kunit *test, struct srdma_recv *rc,
 			   lo->nr_pieces * sizeof(lo->pieces[0]));
 	for (i = 0; i < max_pages; i++)
 		KUNIT_EXPECT_NULL(test, rd->pages[i]);
+	/* Its own Read context is free for its first segment. */
+	KUNIT_EXPECT_TRUE(test, rd->rw.embedded);
+	KUNIT_EXPECT_FALSE(test, rd->rw.busy);
 }
 
 /* Dirty what a Call's Reads set, as a finished Call leaves it. */
@@ -253,11 +258,93 @@ static void read_cache_pages_freed_case(struct kunit *test)
 	rdc_release(rc);
 }
 
+/* A bare connection: the context free list and the orphan list. */
+static struct srdma_xprt *rdc_xprt(struct kunit *test)
+{
+	struct srdma_xprt *sx;
+
+	sx = kunit_kzalloc(test, sizeof(*sx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sx);
+	spin_lock_init(&sx->rw_lock);
+	INIT_LIST_HEAD(&sx->rw_free);
+	spin_lock_init(&sx->send_lock);
+	INIT_LIST_HEAD(&sx->read_orphans);
+	sx->max_requests = 4;
+	return sx;
+}
+
+/*
+ * A Call's first Read segment takes its state's own context, without the
+ * connection's free list; a second segment of the same Call takes one
+ * from the list.  Given back, the own context is free again (never on
+ * the list) and serves the next Call that reuses the state.
+ */
+static void read_cache_own_context_case(struct kunit *test)
+{
+	struct srdma_xprt *sx = rdc_xprt(test);
+	struct srdma_recv *rc = rdc_recv(test);
+	struct srdma_rw *rw, *other;
+	struct srdma_read *rd;
+
+	rd = srdma_read_get(rc, rdc_layout(test, 2));
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	rw = srdma_rw_get(sx, &rd->rw, 1);
+	KUNIT_EXPECT_PTR_EQ(test, rw, &rd->rw);
+	KUNIT_EXPECT_TRUE(test, rd->rw.busy);
+	other = srdma_rw_get(sx, &rd->rw, 1);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_EXPECT_PTR_NE(test, other, &rd->rw);
+	srdma_rw_put(sx, other);
+	srdma_rw_put(sx, rw);
+	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 1U);
+	KUNIT_EXPECT_FALSE(test, rd->rw.busy);
+
+	srdma_read_put(rc, rd);
+	rd = srdma_read_get(rc, rdc_layout(test, 2));
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	KUNIT_EXPECT_PTR_EQ(test, srdma_rw_get(sx, &rd->rw, 1), &rd->rw);
+	srdma_rw_put(sx, &rd->rw);
+	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 1U);
+	srdma_read_put(rc, rd);
+	srdma_rw_cache_destroy(sx);
+	rdc_release(rc);
+}
+
+/*
+ * A state whose Reads were posted only in part stays whole, pages and
+ * all, off its Receive, until the drain releases it: then its pages go
+ * back and it is freed (kmemleak would see it kept).
+ */
+static void read_cache_orphan_case(struct kunit *test)
+{
+	struct srdma_xprt *sx = rdc_xprt(test);
+	struct srdma_recv *rc = rdc_recv(test);
+	struct page *pages[2];
+	struct srdma_read *rd;
+	unsigned int i;
+
+	rd = srdma_read_get(rc, rdc_layout(test, 2));
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	rdc_hold_pages(test, rd, pages, 2);
+	srdma_read_orphan(sx, rd);
+	KUNIT_EXPECT_NULL(test, rc->read_spare);
+	KUNIT_EXPECT_EQ(test, list_count_nodes(&sx->read_orphans), 1U);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test, page_ref_count(pages[i]), 2);
+
+	srdma_read_release_orphans(sx);
+	KUNIT_EXPECT_TRUE(test, list_empty(&sx->read_orphans));
+	rdc_expect_given_back(test, pages, 2);
+	rdc_release(rc);
+}
+
 static struct kunit_case rpcrdma_server_read_cache_cases[] = {
 	KUNIT_CASE_PARAM(read_cache_reuse_case, rdc_gen_params),
 	KUNIT_CASE(read_cache_one_spare_case),
 	KUNIT_CASE(read_cache_pages_kept_case),
 	KUNIT_CASE(read_cache_pages_freed_case),
+	KUNIT_CASE(read_cache_own_context_case),
+	KUNIT_CASE(read_cache_orphan_case),
 	{}
 };
 

@@ -46,7 +46,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	INIT_LIST_HEAD(&sx->send_free);
 	INIT_LIST_HEAD(&sx->send_orphans);
 	rpcrdma_sendq_init(&sx->sendq);
-	INIT_LIST_HEAD(&sx->rw_orphans);
+	INIT_LIST_HEAD(&sx->read_orphans);
 	spin_lock_init(&sx->rw_lock);
 	INIT_LIST_HEAD(&sx->rw_free);
 	rpcrdma_conn_init(&sx->conn);
@@ -465,7 +465,7 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 		spin_unlock(&sx->rx_lock);
 		ib_drain_qp(sx->ib.qp);
 		srdma_sendq_retire_all(sx);
-		srdma_rw_destroy_list(sx, &sx->rw_orphans);
+		srdma_read_release_orphans(sx);
 		srdma_send_release_orphans(sx);
 		srdma_recv_release_reads(sx);
 	}

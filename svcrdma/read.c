@@ -54,7 +54,8 @@ VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 		max_pages = rd->max_pages;
 		/*
 		 * It holds no pages (srdma_read_drop_pages() saw to that),
-		 * and its layout is written below: only what comes before.
+		 * its layout is written below and its own context is free
+		 * again: only what comes before the layout.
 		 */
 		memset(rd, 0, offsetof(struct srdma_read, lo));
 	} else {
@@ -64,6 +65,7 @@ VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 		rd = kzalloc(struct_size(rd, pages, max_pages), GFP_KERNEL);
 		if (!rd)
 			return NULL;
+		srdma_rw_init_embedded(&rd->rw);
 	}
 	rd->max_pages = max_pages;
 	rd->rc = rc;
@@ -182,12 +184,44 @@ static unsigned int srdma_read_bytes(const struct list_head *rws)
 }
 
 /*
- * Post the Reads of @rd.  Return: 0, with the completion to come, or
- * -errno, with nothing left posted on @rd's behalf: Reads that went out
- * before a failed one are orphaned until the drain, with references of
- * their own on the pages they land in.
+ * Reads of @rd went out before a post failed: nothing will report when
+ * they are done landing in its pages, so the whole state, its contexts,
+ * their mappings and its pages, stays until srdma_read_release_orphans()
+ * after the drain.
  */
-static int srdma_read_post(struct srdma_xprt *sx, struct srdma_read *rd)
+VISIBLE_IF_KUNIT void srdma_read_orphan(struct srdma_xprt *sx,
+					struct srdma_read *rd)
+{
+	spin_lock(&sx->send_lock);
+	list_add_tail(&rd->orphan, &sx->read_orphans);
+	spin_unlock(&sx->send_lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_orphan);
+
+/**
+ * srdma_read_release_orphans - release the Reads that were posted in part
+ * @sx: the connection, whose QP is drained but still exists
+ */
+void srdma_read_release_orphans(struct srdma_xprt *sx)
+{
+	struct srdma_read *rd, *next;
+
+	list_for_each_entry_safe(rd, next, &sx->read_orphans, orphan) {
+		list_del(&rd->orphan);
+		srdma_rw_destroy_list(sx, &rd->rws);
+		srdma_read_drop_pages(rd);
+		kfree(rd);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_release_orphans);
+
+/*
+ * Post the Reads of @rd, the Reads of @rc's Call.  Return: 0, with the
+ * completion to come, or -errno, with @rd released (or orphaned, if
+ * Reads went out before a failed one) and @rc->read NULL.
+ */
+static int srdma_read_post(struct srdma_xprt *sx, struct srdma_recv *rc,
+			   struct srdma_read *rd)
 {
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
@@ -201,7 +235,7 @@ static int srdma_read_post(struct srdma_xprt *sx, struct srdma_read *rd)
 	err = srdma_sq_reserve(sx, rd->nr_wrs, &rd->cid);
 	if (err) {
 		trace_svcrdma_sq_post_err(sx, &rd->cid, err);
-		return err;
+		goto out_release;
 	}
 	rd->bytes = 0;
 	rd->posted = 0;
@@ -211,36 +245,45 @@ static int srdma_read_post(struct srdma_xprt *sx, struct srdma_read *rd)
 	}
 	trace_svcrdma_post_read_chunk(&rd->cid, rd->nr_wrs);
 	/* The completion moves it to rx_read_done. */
+	rc->read = rd;
 	spin_lock(&sx->rx_lock);
-	list_add_tail(&rd->rc->node, &sx->rx_reading);
+	list_add_tail(&rc->node, &sx->rx_reading);
 	spin_unlock(&sx->rx_lock);
 	err = ib_post_send(sx->ib.qp, first, &bad);
 	if (err) {
 		spin_lock(&sx->rx_lock);
-		list_del(&rd->rc->node);
+		list_del(&rc->node);
 		spin_unlock(&sx->rx_lock);
+		rc->read = NULL;
 		trace_svcrdma_sq_post_err(sx, &rd->cid, err);
 		/* The signaled last Read was not posted: nothing will report. */
 		srdma_close(sx, "RDMA Read post failed");
-		if (bad != first)
-			srdma_rw_orphan_reads(sx, &rd->rws);
 		srdma_sq_release(sx, rd->nr_wrs);
-		return err;
+		if (bad != first) {
+			srdma_read_orphan(sx, rd);
+			return err;
+		}
+		goto out_release;
 	}
 	srdma_stat_add(SRDMA_STAT_SQ_PROD, 1);
 	return 0;
+
+out_release:
+	srdma_read_release(sx, rd);
+	return err;
 }
 
 /*
- * Put the pieces of @lo in @pages: copy the inline ones and the XDR
- * pads, and add an RDMA Read for the others to @rws.
+ * Put the pieces of @rd's layout in its pages: copy the inline ones and
+ * the XDR pads, and add an RDMA Read for the others to its list.
  */
 static int srdma_call_fill(struct srdma_xprt *sx, struct srdma_recv *rc,
-			   const struct srdma_call_layout *lo,
-			   struct page **pages, struct list_head *rws)
+			   struct srdma_read *rd)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
 	const void *inl = rc->rb.buf + rc->hdr.hdr_len;
+	const struct srdma_call_layout *lo = &rd->lo;
+	struct page **pages = rd->pages;
 	unsigned int i;
 	int err = 0;
 
@@ -256,14 +299,14 @@ static int srdma_call_fill(struct srdma_xprt *sx, struct srdma_recv *rc,
 					    p->len);
 			break;
 		case SRDMA_PIECE_CALL:
-			err = srdma_rw_read_pages(sx, rws, pages, p->pos,
-						  p->len, &cl->read[0],
-						  p->from);
+			err = srdma_rw_read_pages(sx, &rd->rws, &rd->rw,
+						  pages, p->pos, p->len,
+						  &cl->read[0], p->from);
 			break;
 		case SRDMA_PIECE_CHUNK:
-			err = srdma_rw_read_pages(sx, rws, pages, p->pos,
-						  p->len, &cl->read[p->chunk],
-						  0);
+			err = srdma_rw_read_pages(sx, &rd->rws, &rd->rw,
+						  pages, p->pos, p->len,
+						  &cl->read[p->chunk], 0);
 			break;
 		case SRDMA_PIECE_PAD:
 			srdma_copy_to_pages(pages, p->pos, NULL, p->len);
@@ -343,18 +386,12 @@ int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc)
 		return -ENOMEM;
 	err = srdma_read_alloc_pages(rd);
 	if (!err)
-		err = srdma_call_fill(sx, rc, &rd->lo, rd->pages, &rd->rws);
+		err = srdma_call_fill(sx, rc, rd);
 	if (err) {
 		srdma_read_release(sx, rd);
 		return err;
 	}
-	rc->read = rd;
-	err = srdma_read_post(sx, rd);
-	if (err) {
-		rc->read = NULL;
-		srdma_read_release(sx, rd);
-	}
-	return err;
+	return srdma_read_post(sx, rc, rd);
 }
 
 /**

@@ -211,7 +211,6 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_rw_in_pages);
 /* Give @rw a table of @nents entries: its own, or one allocated for it. */
 static int srdma_rw_init_table(struct srdma_rw *rw, unsigned int nents)
 {
-	rw->holds_pages = false;
 	if (nents <= SRDMA_RW_INLINE_SGES) {
 		sg_init_table(rw->inline_sgl, nents);
 		rw->sgt.sgl = rw->inline_sgl;
@@ -225,12 +224,13 @@ static int srdma_rw_init_table(struct srdma_rw *rw, unsigned int nents)
 /**
  * srdma_rw_get - a context for a segment of @nents pieces
  * @sx: the connection
- * @spare: the owner's own context (a Send context's), taken while it is
- *	free; or NULL
+ * @spare: the owner's own context (a Send context's or a Read state's),
+ *	taken while it is free; or NULL
  * @nents: scatterlist entries the segment needs
  *
- * Most replies carry one Write: the Send context's own context serves
- * it without the connection's free list and its lock.
+ * Most replies carry one Write and most Calls with Read chunks one Read
+ * segment: the owner's own context serves it without the connection's
+ * free list and its lock.
  *
  * Return: @spare, a recycled context, or a new one while the
  * connection's free list is empty, whose @sgt holds @nents entries; or
@@ -378,23 +378,19 @@ init:
 /* Release a context whose work requests completed or were never posted. */
 static void srdma_rw_destroy(struct srdma_xprt *sx, struct srdma_rw *rw)
 {
-	struct scatterlist *sg;
-	unsigned int i;
-
 	rdma_rw_ctx_destroy(&rw->ctx, sx->ib.qp, sx->port_num, rw->sgt.sgl,
 			    rw->nents, rw->dir);
-	if (rw->holds_pages)
-		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
-			put_page(sg_page(sg));
 	srdma_rw_put(sx, rw);
 }
 
 /**
- * srdma_rw_destroy_list - release every context on a list
+ * __srdma_rw_destroy_list - release every context on a non-empty list
  * @sx: the connection
  * @rws: list of struct srdma_rw
+ *
+ * See srdma_rw_destroy_list().
  */
-void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws)
+void __srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws)
 {
 	struct srdma_rw *rw, *next;
 
@@ -402,31 +398,6 @@ void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws)
 		list_del(&rw->node);
 		srdma_rw_destroy(sx, rw);
 	}
-}
-
-/**
- * srdma_rw_orphan_reads - keep Reads that may still run until the drain
- * @sx: the connection, which is closing
- * @rws: Read contexts of a chain that was posted only in part
- *
- * Nothing will report when the posted part finishes, so the contexts,
- * their DMA mappings and (through a reference of their own) the pages
- * the Reads land in stay until srdma_free() has drained the QP.
- */
-void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws)
-{
-	struct scatterlist *sg;
-	struct srdma_rw *rw;
-	unsigned int i;
-
-	list_for_each_entry(rw, rws, node) {
-		for_each_sg(rw->sgt.sgl, sg, rw->nents, i)
-			get_page(sg_page(sg));
-		rw->holds_pages = true;
-	}
-	spin_lock(&sx->send_lock);
-	list_splice_tail_init(rws, &sx->rw_orphans);
-	spin_unlock(&sx->send_lock);
 }
 
 /* srdma_rw_chunk() on @xdr, or with @xdr NULL srdma_rw_read_pages(). */
@@ -500,7 +471,9 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
  * srdma_rw_read_pages - prepare reading the segments of a chunk into pages
  * @sx: the connection
  * @rws: list the contexts are added to
- * @pages: local memory, a page vector (rq_pages)
+ * @spare: the owner's own context (a Read state's), used first while it
+ *	is free, or NULL
+ * @pages: local memory, a page vector
  * @pos: where the first byte lands, counted from the start of @pages[0]
  * @len: bytes to read
  * @chunk: the remote chunk
@@ -511,11 +484,12 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
  * Return: 0; -EMSGSIZE if the bytes do not fit in @chunk; or -errno.
  */
 int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
-			struct page **pages, unsigned int pos,
-			unsigned int len, const struct rpcrdma_chunk *chunk,
+			struct srdma_rw *spare, struct page **pages,
+			unsigned int pos, unsigned int len,
+			const struct rpcrdma_chunk *chunk,
 			unsigned int chunk_off)
 {
-	return srdma_rw_segments(sx, rws, NULL, NULL, pages, pos, len, chunk,
+	return srdma_rw_segments(sx, rws, spare, NULL, pages, pos, len, chunk,
 				 chunk_off, DMA_FROM_DEVICE);
 }
 

@@ -285,12 +285,13 @@ enum srdma_grant_step {
  *	the Receive completion handler, one completion at a time, uses it)
  * @recv_deficit: Receives not reposted because @recv_limit was reached;
  *	buffers nfsd releases are posted first while it is not zero
- * @send_lock: protects @send_free, @send_orphans and @rw_orphans
+ * @send_lock: protects @send_free, @send_orphans and @read_orphans
  * @send_free: Send contexts not in use
  * @send_orphans: Send contexts whose chain was posted only in part:
  *	their pages and mappings are released after the QP is drained
- * @rw_orphans: RDMA Read contexts of a chain that was posted only in
- *	part, with references on their pages; released after the drain
+ * @read_orphans: Read states (struct srdma_read) whose chain was posted
+ *	only in part, with their contexts and pages: released after the
+ *	drain
  * @rw_lock: protects @rw_free and @rw_free_count
  * @rw_free: RDMA Read and Write contexts not in use
  * @rw_free_count: entries on @rw_free (at most 2 * @max_requests)
@@ -360,7 +361,7 @@ struct srdma_xprt {
 	spinlock_t send_lock;	/* protects send_free and the orphans */
 	struct list_head send_free;
 	struct list_head send_orphans;
-	struct list_head rw_orphans;
+	struct list_head read_orphans;
 
 	spinlock_t rw_lock;	/* protects rw_free */
 	struct list_head rw_free;
@@ -538,6 +539,43 @@ struct srdma_recv {
 	struct srdma_read *read_spare;
 };
 
+/* Scatterlist entries a struct srdma_rw carries without an allocation. */
+#define SRDMA_RW_INLINE_SGES	16
+
+/**
+ * struct srdma_rw - one RDMA Read or Write between local memory and one
+ *	remote segment
+ * @node: entry in the owning Send context's (or Read's) list, or in the
+ *	connection's @rw_free
+ * @ctx: the rdma_rw context
+ * @sgt: local memory: @inline_sgl, or a table of its own when a segment
+ *	spans more than SRDMA_RW_INLINE_SGES pieces
+ * @nents: entries of @sgt given to rdma_rw_ctx_init()
+ * @dir: DMA_TO_DEVICE (Write) or DMA_FROM_DEVICE (Read)
+ * @nr_wrs: work requests the context posts
+ * @embedded: the context is part of its owner (the @rw of a struct
+ *	srdma_send or srdma_read) and never goes on @rw_free
+ * @busy: an embedded context is in use
+ * @inline_sgl: scatterlist of a segment of at most SRDMA_RW_INLINE_SGES
+ *	pieces, the common case (a 4 KiB write, a page-aligned reply)
+ *
+ * Contexts are recycled through the connection's @rw_free, so a Read or
+ * Write of a small segment allocates nothing of ours; a Send context's
+ * first Write and a Read state's first Read take the context their owner
+ * carries, without that list's lock.
+ */
+struct srdma_rw {
+	struct list_head node;
+	struct rdma_rw_ctx ctx;
+	struct sg_table sgt;
+	unsigned int nents;
+	enum dma_data_direction dir;
+	unsigned int nr_wrs;
+	bool embedded;
+	bool busy;
+	struct scatterlist inline_sgl[SRDMA_RW_INLINE_SGES];
+};
+
 /**
  * struct srdma_read - the RDMA Reads of one Call, posted together
  * @cqe: completion of the last (signaled) Read
@@ -548,7 +586,10 @@ struct srdma_recv {
  * @bytes: bytes the Reads move (only if svcrdma_wc_read is on)
  * @nr_wrs: Send Queue entries the Reads hold until they complete
  * @rws: the Read contexts
+ * @orphan: entry in the connection's @read_orphans if the Reads were
+ *	posted only in part
  * @lo: where each byte of the Call goes
+ * @rw: a Read context of its own, which the first segment takes
  * @max_pages: entries of @pages allocated (at least @lo.npages)
  * @nr_pages: pages held, at the start of @pages (the rest are NULL)
  * @pages: the pages the Call is rebuilt in (@lo.npages of them): rq_arg
@@ -569,7 +610,9 @@ struct srdma_read {
 	unsigned int bytes;
 	unsigned int nr_wrs;
 	struct list_head rws;
+	struct list_head orphan;
 	struct srdma_call_layout lo;
+	struct srdma_rw rw;
 	unsigned int max_pages;
 	unsigned int nr_pages;
 	struct page *pages[];
@@ -577,45 +620,6 @@ struct srdma_read {
 
 /* Pages a Read's state is allocated for at least: a Call of 64 KiB. */
 #define SRDMA_READ_MIN_PAGES	17
-
-/* Scatterlist entries a struct srdma_rw carries without an allocation. */
-#define SRDMA_RW_INLINE_SGES	16
-
-/**
- * struct srdma_rw - one RDMA Read or Write between local memory and one
- *	remote segment
- * @node: entry in the owning Send context's (or Read's) list, or in the
- *	connection's @rw_free
- * @ctx: the rdma_rw context
- * @sgt: local memory: @inline_sgl, or a table of its own when a segment
- *	spans more than SRDMA_RW_INLINE_SGES pieces
- * @nents: entries of @sgt given to rdma_rw_ctx_init()
- * @dir: DMA_TO_DEVICE (Write) or DMA_FROM_DEVICE (Read)
- * @nr_wrs: work requests the context posts
- * @holds_pages: a reference on each page of @sgt is ours (an orphaned
- *	Read keeps its pages from being reused until the QP is drained)
- * @embedded: the context is part of its owner (struct srdma_send's @rw)
- *	and never goes on @rw_free
- * @busy: an embedded context is in use
- * @inline_sgl: scatterlist of a segment of at most SRDMA_RW_INLINE_SGES
- *	pieces, the common case (a 4 KiB write, a page-aligned reply)
- *
- * Contexts are recycled through the connection's @rw_free, so a Read or
- * Write of a small segment allocates nothing of ours; a Send context's
- * first Write takes the context it carries, without that list's lock.
- */
-struct srdma_rw {
-	struct list_head node;
-	struct rdma_rw_ctx ctx;
-	struct sg_table sgt;
-	unsigned int nents;
-	enum dma_data_direction dir;
-	unsigned int nr_wrs;
-	bool holds_pages;
-	bool embedded;
-	bool busy;
-	struct scatterlist inline_sgl[SRDMA_RW_INLINE_SGES];
-};
 
 /**
  * struct srdma_send - a Send and the RDMA Writes chained before it
@@ -808,11 +812,13 @@ int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc);
 int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 		      struct srdma_recv *rc);
 void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd);
+void srdma_read_release_orphans(struct srdma_xprt *sx);
 void srdma_read_drop_pages(struct srdma_read *rd);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 				  const struct srdma_call_layout *lo);
 void srdma_read_put(struct srdma_recv *rc, struct srdma_read *rd);
+void srdma_read_orphan(struct srdma_xprt *sx, struct srdma_read *rd);
 #endif
 
 /* rw.c */
@@ -823,11 +829,26 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   enum dma_data_direction dir);
 void srdma_rw_init_embedded(struct srdma_rw *rw);
 int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
-			struct page **pages, unsigned int pos,
-			unsigned int len, const struct rpcrdma_chunk *chunk,
+			struct srdma_rw *spare, struct page **pages,
+			unsigned int pos, unsigned int len,
+			const struct rpcrdma_chunk *chunk,
 			unsigned int chunk_off);
-void srdma_rw_orphan_reads(struct srdma_xprt *sx, struct list_head *rws);
-void srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
+void __srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
+
+/**
+ * srdma_rw_destroy_list - release every context on a list
+ * @sx: the connection
+ * @rws: list of struct srdma_rw
+ *
+ * Inline for the empty list of most Send contexts: no call then.
+ */
+static inline void srdma_rw_destroy_list(struct srdma_xprt *sx,
+					 struct list_head *rws)
+{
+	if (!list_empty(rws))
+		__srdma_rw_destroy_list(sx, rws);
+}
+
 void srdma_rw_cache_destroy(struct srdma_xprt *sx);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx, struct srdma_rw *spare,
