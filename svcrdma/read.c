@@ -365,7 +365,9 @@ static void srdma_arg_assembled(struct svc_rqst *rqstp, struct srdma_read *rd)
  * in pages of the Read's own, so the thread keeps its rq_pages.
  *
  * Return: 0 with the Reads posted (@rc comes back through rx_read_done),
- * or -errno with nothing posted.
+ * or -errno with none of them in flight on @rc's behalf: nothing was
+ * posted, or a chain posted in part was orphaned until the drain and the
+ * connection is closing.
  */
 int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
