@@ -272,17 +272,26 @@ static int xrdma_mr_map(struct xrdma_ep *ep, struct xrdma_mr *mr,
 	return 0;
 }
 
-/*
- * Register one part of an xdr_buf (its share of the head, of the page
- * vector or of the tail: @len bytes from byte @base of @pages, or of
- * @kaddr) in MRs of up to the MR depth.  Returns the number of MRs added
- * to @req (each one segment, mr->seg).  Its arguments are a part's
- * fields, not the part: a caller with one part keeps nothing on its
- * stack.
+/**
+ * xrdma_register_part - register one part of an xdr_buf for the server
+ * @req: the request that will own the MRs
+ * @pages: the part's page vector, or NULL for kernel memory at @kaddr
+ * @kaddr: the part's kernel memory (head or tail), if @pages is NULL
+ * @base: the part's first byte in @pages or at @kaddr
+ * @len: the part's length in bytes
+ * @writing: the server will write (true) or read (false) the memory
+ *
+ * One part is an xdr_buf's share of the head, of the page vector or of
+ * the tail; it is registered in MRs of up to the MR depth, each one
+ * segment (mr->seg), added to @req->mrs in order.  Its arguments are a
+ * part's fields, not the part: a caller with one part keeps nothing on
+ * its stack.  See also xrdma_register_pages().
+ *
+ * Return: number of MRs added, or -errno.
  */
-static int xrdma_register_part(struct xrdma_req *req, struct page **pages,
-			       void *kaddr, unsigned int base,
-			       unsigned int len, bool writing)
+int xrdma_register_part(struct xrdma_req *req, struct page **pages,
+			void *kaddr, unsigned int base, unsigned int len,
+			bool writing)
 {
 	struct xrdma_ep *ep = req->rx->ep;
 	unsigned int nsegs = 0;
@@ -315,28 +324,6 @@ static int xrdma_register_part(struct xrdma_req *req, struct page **pages,
 		nsegs++;
 	}
 	return nsegs;
-}
-
-/**
- * xrdma_register_pages - register the page vector of an xdr_buf
- * @req: the request that will own the MRs
- * @xdr: the buffer whose page vector (a DDP data item) the server reads
- *	or writes
- * @writing: the server will write (true) or read (false) the memory
- *
- * xrdma_register_xdr() of exactly the page vector, without splitting
- * the buffer by region first: every Read chunk of a WRITE and every
- * Write chunk of a READ registers that.
- *
- * Return: number of MRs added, or -errno (see xrdma_register_xdr()).
- */
-int xrdma_register_pages(struct xrdma_req *req, struct xdr_buf *xdr,
-			 bool writing)
-{
-	if (!xdr->page_len)
-		return -EINVAL;
-	return xrdma_register_part(req, xdr->pages, NULL, xdr->page_base,
-				   xdr->page_len, writing);
 }
 
 /**
