@@ -561,7 +561,9 @@ int xrdma_ep_connect(struct xrdma_xprt *rx);
 void xrdma_ep_close(struct xrdma_xprt *rx);
 
 /* transport.c */
+void xrdma_disconnect_why(struct xrdma_xprt *rx, const char *why);
 void xrdma_force_disconnect(struct xrdma_xprt *rx, const char *why);
+void xrdma_close(struct rpc_xprt *xprt);
 void xrdma_wc_failed(struct xrdma_xprt *rx, const struct ib_wc *wc);
 
 /* connect_report.c */
@@ -610,7 +612,7 @@ struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,
 				       struct ib_send_wr *next);
 
 /* marshal.c */
-int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req);
+int xrdma_send_request(struct rpc_rqst *rqst);
 int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 		     unsigned int split, unsigned int resume);
 int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);

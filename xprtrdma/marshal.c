@@ -30,26 +30,22 @@ static void xrdma_send_sges_setup(struct xrdma_req *req, struct xrdma_ep *ep)
 						req->rpc_buf_size, req->rpc_dma);
 }
 
-/**
- * xrdma_build_send - build the SGEs of a Send: header plus inline payload
- * @req: request with its transport header encoded in @req->hdr_buf
- * @xdr: the RPC message
- * @split: end of the first inline part of @xdr
- * @resume: start of the second inline part (which ends at @xdr->len)
- *
- * See rpcrdma_send_sges_premapped(), which builds most forward calls,
- * and rpcrdma_send_sges_build(); this adds a pull-up to the transport's
- * statistics.  A slot's header buffer is mapped once per
- * connection (see connect.c), and so is its RPC buffer, from its first
- * Send on the connection (xrdma_rpc_buf_premap()): head and tail bytes
- * are then sent from those mappings, and the slot's SGE setup stays
- * as it is until the buffer is unmapped.  A backchannel reply's
- * buffers are mapped per Send.
- *
- * Return: 0 or -EIO.
+/*
+ * Build the SGEs of @req's Send: its transport header, then the bytes
+ * of @xdr before @split and from @resume on.  Most forward calls take
+ * rpcrdma_send_sges_premapped(), the rest rpcrdma_send_sges_build();
+ * this adds a pull-up to the transport's statistics.  A slot's header
+ * buffer is mapped once per connection (see connect.c), and so is its
+ * RPC buffer, from its first Send on the connection
+ * (xrdma_rpc_buf_premap()): head and tail bytes are then sent from those
+ * mappings, and the slot's SGE setup stays as it is until the buffer is
+ * unmapped.  A backchannel reply's buffers are mapped per Send.  Inline
+ * in xrdma_marshal(), which every forward call goes through.
  */
-int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
-		     unsigned int split, unsigned int resume)
+static __always_inline int xrdma_send_sges(struct xrdma_req *req,
+					   struct xdr_buf *xdr,
+					   unsigned int split,
+					   unsigned int resume)
 {
 	struct xrdma_ep *ep = req->rx->ep;
 	int rc;
@@ -68,6 +64,24 @@ int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
 		atomic64_add(req->sges.pulled_up,
 			     &req->rx->stats.pullup_copy_count);
 	return rc;
+}
+
+/**
+ * xrdma_build_send - build the SGEs of a Send: header plus inline payload
+ * @req: request with its transport header encoded in @req->hdr_buf
+ * @xdr: the RPC message
+ * @split: end of the first inline part of @xdr
+ * @resume: start of the second inline part (which ends at @xdr->len)
+ *
+ * For backchannel replies; a forward call's Send is built in
+ * xrdma_marshal() the same way (xrdma_send_sges()).
+ *
+ * Return: 0 or -EIO.
+ */
+int xrdma_build_send(struct xrdma_req *req, struct xdr_buf *xdr,
+		     unsigned int split, unsigned int resume)
+{
+	return xrdma_send_sges(req, xdr, split, resume);
 }
 
 /**
@@ -100,10 +114,10 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc)
  * @position, a Write or Reply chunk as a counted segment array.  Its
  * segments are those of the MRs this adds to @req, in order.
  */
-static int xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
-				unsigned int offset, unsigned int len,
-				enum xrdma_chunktype type, u32 position,
-				__be32 **pp)
+static __always_inline int
+xrdma_register_chunk(struct xrdma_req *req, struct xdr_buf *xdr,
+		     unsigned int offset, unsigned int len,
+		     enum xrdma_chunktype type, u32 position, __be32 **pp)
 {
 	bool reading = type == XRDMA_READCH || type == XRDMA_AREADCH;
 	unsigned int i, first = req->nr_mrs;
@@ -321,30 +335,36 @@ static int xrdma_register_plan(struct xrdma_req *req,
 	__be32 *w = xrdma_put_fixed(req, credits, p->proc);
 	int rc = 0;
 
-	if (p->call == XRDMA_READCH)
-		rc = xrdma_register_chunk(req, snd, p->split, snd->page_len,
-					  XRDMA_READCH, p->split, &w);
-	else if (p->call == XRDMA_AREADCH)
-		rc = xrdma_register_chunk(req, snd, 0, snd->len,
-					  XRDMA_AREADCH, 0, &w);
+	/*
+	 * A Read chunk starts where the inline part stops: at the data
+	 * item, or at 0 for a Long Call, whose chunk is the whole call.
+	 */
+	if (p->call != XRDMA_NOCH)
+		rc = xrdma_register_chunk(req, snd, p->split,
+					  p->call == XRDMA_READCH ?
+					  snd->page_len : snd->len,
+					  p->call, p->split, &w);
 	if (rc)
 		return rc;
 	*w++ = xdr_zero;
 
+	if (p->reply != XRDMA_WRITECH)
+		*w++ = xdr_zero;	/* no Write list */
+	if (p->reply != XRDMA_NOCH)
+		rc = xrdma_register_chunk(req, rcv,
+					  p->reply == XRDMA_WRITECH ?
+					  rcv->head[0].iov_len : 0,
+					  p->reply == XRDMA_WRITECH ?
+					  rcv->page_len : rcv->buflen,
+					  p->reply, 0, &w);
+	if (rc)
+		return rc;
 	if (p->reply == XRDMA_WRITECH)
-		rc = xrdma_register_chunk(req, rcv, rcv->head[0].iov_len,
-					  rcv->page_len, XRDMA_WRITECH, 0, &w);
-	if (rc)
-		return rc;
-	*w++ = xdr_zero;
-
-	if (p->reply == XRDMA_REPLYCH)
-		rc = xrdma_register_chunk(req, rcv, 0, rcv->buflen,
-					  XRDMA_REPLYCH, 0, &w);
-	else
-		*w++ = xdr_zero;
+		*w++ = xdr_zero;	/* end of the Write list */
+	if (p->reply != XRDMA_REPLYCH)
+		*w++ = xdr_zero;	/* no Reply chunk */
 	req->hdr_len = (w - (__be32 *)req->hdr_buf) * XDR_UNIT;
-	return rc;
+	return 0;
 }
 
 /*
@@ -386,15 +406,16 @@ static enum xrdma_chunktype xrdma_call_trace_type(const struct xrdma_req *req,
 	return req->rqst.rq_snd_buf.page_len ? XRDMA_NOCH_MAPPED : XRDMA_NOCH;
 }
 
-/**
- * xrdma_marshal - prepare the transport header and Send of one RPC call
- * @rx: transport, connected; the caller holds XPRT_LOCKED
- * @req: request with rq_snd_buf encoded and rq_rcv_buf set up
+/*
+ * Prepare the transport header and Send of one RPC call: @rx connected,
+ * the caller holding XPRT_LOCKED, @req with rq_snd_buf encoded and
+ * rq_rcv_buf set up.  Inline in its one caller, xrdma_send_request().
  *
  * Return: 0; -ENOBUFS or -ENOMEM if resources are short (try again);
  * -EMSGSIZE or -EIO if this RPC cannot be sent on this connection.
  */
-int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
+static __always_inline int xrdma_marshal(struct xrdma_xprt *rx,
+					 struct xrdma_req *req)
 {
 	struct xrdma_ep *ep = rx->ep;
 	struct rpc_rqst *rqst = &req->rqst;
@@ -413,8 +434,8 @@ int xrdma_marshal(struct xrdma_xprt *rx, struct xrdma_req *req)
 			rc = -EMSGSIZE;
 	}
 	if (!rc)
-		rc = xrdma_build_send(req, &rqst->rq_snd_buf, plan.split,
-				      plan.resume);
+		rc = xrdma_send_sges(req, &rqst->rq_snd_buf, plan.split,
+				     plan.resume);
 	if (rc)
 		goto out_release;
 
@@ -429,4 +450,76 @@ out_fail:
 	atomic_long_inc(&rx->stats.failed_marshal_count);
 	trace_xprtrdma_marshal_failed(rqst, rc);
 	return rc == -ENOSPC || rc == -EINVAL ? -EMSGSIZE : rc;
+}
+
+/**
+ * xrdma_send_request - the rpc_xprt_ops::send_request method
+ * @rqst: the RPC call to send (or a backchannel reply)
+ *
+ * Called with XPRT_LOCKED held.  A failure that only a new connection
+ * can mend (a retransmission on the connection that carried the call,
+ * Receives that could not be posted, a failed post) closes it; the RPC
+ * is sent again once it is re-established.
+ *
+ * Return: 0 once the call is posted; -ENOTCONN; -EBADSLT without a
+ * congestion slot; -ENOBUFS if resources are short (try again); -EIO if
+ * this RPC cannot be sent on this connection.
+ */
+int xrdma_send_request(struct rpc_rqst *rqst)
+{
+	struct rpc_xprt *xprt = rqst->rq_xprt;
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+	struct xrdma_req *req = xrdma_req(rqst);
+	int rc;
+
+	/* Backchannel replies have no buffer from buf_alloc. */
+	if (!rqst->rq_buffer)
+		return xrdma_bc_send_reply(rx, req);
+	/* Sent again after a reply it did not keep (call_decode()). */
+	if (unlikely(req->held_rep || req->orphan_buf)) {
+		spin_lock(&xprt->transport_lock);
+		xrdma_rep_return(req);
+		spin_unlock(&xprt->transport_lock);
+	}
+	if (!xprt_connected(xprt) || !rx->ep)
+		return -ENOTCONN;
+	if (unlikely(READ_ONCE(rx->ep->recv_post_failed))) {
+		xrdma_disconnect_why(rx, "Receives not posted");
+		goto drop_connection;
+	}
+	if (!xprt_request_get_cong(xprt, rqst))
+		return -EBADSLT;
+
+	/*
+	 * A retransmission on the same connection would need a credit the
+	 * server never granted for it: reset the connection instead.  The
+	 * RPC is sent again once it is re-established.
+	 */
+	if (rqst->rq_connect_cookie == xprt->connect_cookie) {
+		xrdma_disconnect_why(rx, "retransmission");
+		goto drop_connection;
+	}
+
+	rc = xrdma_marshal(rx, req);
+	if (rc == -ENOBUFS || rc == -ENOMEM)
+		return -ENOBUFS;
+	if (rc)
+		return -EIO;
+
+	rqst->rq_xtime = ktime_get();
+	rc = xrdma_post_send(req, rx->ep);
+	if (rc)
+		goto drop_connection;
+	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
+
+	/* A call without a reply would leave the credit count wrong. */
+	if (!rpc_reply_expected(rqst->rq_task)) {
+		xrdma_disconnect_why(rx, "call without a reply");
+		goto drop_connection;
+	}
+	return 0;
+
+drop_connection:
+	xrdma_close(xprt);
+	return -ENOTCONN;
 }

@@ -307,76 +307,15 @@ static void xrdma_buf_free(struct rpc_task *task)
 	up_read(&rx->ep_rwsem);
 }
 
-/*
- * Send path
+/**
+ * xrdma_disconnect_why - note a reason of our own to close the connection
+ * @rx: the transport
+ * @why: the reason, for the trace and /proc/net/rpcrdma (static storage)
  */
-
-static void xrdma_close(struct rpc_xprt *xprt);
-
-/* Trace and note a reason of our own to close the connection. */
-static void xrdma_disconnect_why(struct xrdma_xprt *rx, const char *why)
+void xrdma_disconnect_why(struct xrdma_xprt *rx, const char *why)
 {
 	trace_xprtrdma_force_disconnect(&rx->xprt, why);
 	rpcrdma_conn_why(&rx->conn, RPCRDMA_WHY_LOCAL, 0, why);
-}
-
-static int xrdma_send_request(struct rpc_rqst *rqst)
-{
-	struct rpc_xprt *xprt = rqst->rq_xprt;
-	struct xrdma_xprt *rx = xrdma_xprt(xprt);
-	struct xrdma_req *req = xrdma_req(rqst);
-	int rc;
-
-	/* Backchannel replies have no buffer from buf_alloc. */
-	if (!rqst->rq_buffer)
-		return xrdma_bc_send_reply(rx, req);
-	/* Sent again after a reply it did not keep (call_decode()). */
-	if (unlikely(req->held_rep || req->orphan_buf)) {
-		spin_lock(&xprt->transport_lock);
-		xrdma_rep_return(req);
-		spin_unlock(&xprt->transport_lock);
-	}
-	if (!xprt_connected(xprt) || !rx->ep)
-		return -ENOTCONN;
-	if (unlikely(READ_ONCE(rx->ep->recv_post_failed))) {
-		xrdma_disconnect_why(rx, "Receives not posted");
-		goto drop_connection;
-	}
-	if (!xprt_request_get_cong(xprt, rqst))
-		return -EBADSLT;
-
-	/*
-	 * A retransmission on the same connection would need a credit the
-	 * server never granted for it: reset the connection instead.  The
-	 * RPC is sent again once it is re-established.
-	 */
-	if (rqst->rq_connect_cookie == xprt->connect_cookie) {
-		xrdma_disconnect_why(rx, "retransmission");
-		goto drop_connection;
-	}
-
-	rc = xrdma_marshal(rx, req);
-	if (rc == -ENOBUFS || rc == -ENOMEM)
-		return -ENOBUFS;
-	if (rc)
-		return -EIO;
-
-	rqst->rq_xtime = ktime_get();
-	rc = xrdma_post_send(req, rx->ep);
-	if (rc)
-		goto drop_connection;
-	rqst->rq_xmit_bytes_sent += rqst->rq_snd_buf.len;
-
-	/* A call without a reply would leave the credit count wrong. */
-	if (!rpc_reply_expected(rqst->rq_task)) {
-		xrdma_disconnect_why(rx, "call without a reply");
-		goto drop_connection;
-	}
-	return 0;
-
-drop_connection:
-	xrdma_close(xprt);
-	return -ENOTCONN;
 }
 
 /*
@@ -465,7 +404,13 @@ void xrdma_wc_failed(struct xrdma_xprt *rx, const struct ib_wc *wc)
 		xprt_force_disconnect(&rx->xprt);
 }
 
-static void xrdma_close(struct rpc_xprt *xprt)
+/**
+ * xrdma_close - the rpc_xprt_ops::close method
+ * @xprt: the transport, whose connection is closed
+ *
+ * Also where the Send path (xrdma_send_request()) drops a connection.
+ */
+void xrdma_close(struct rpc_xprt *xprt)
 {
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 
