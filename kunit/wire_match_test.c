@@ -2,7 +2,9 @@
 /*
  * KUnit tests of rpcrdma_match_reply(), the requester's word-for-word
  * check of a common reply against its call, run against the reference:
- * the full decoder and rpcrdma_check_reply_chunks().
+ * the full decoder and rpcrdma_check_reply_chunks().  For a call that
+ * offered no Write and no Reply chunk, rpcrdma_match_reply_plain() must
+ * give the very answer rpcrdma_match_reply() gives.
  *
  * Each call is built with the codec's list builders and encoded with
  * rpcrdma_encode_msg_buf().  Its echo is the reply a responder sends
@@ -187,6 +189,23 @@ static bool wm_compare(struct kunit *test, const __be32 *call, size_t cwords,
 	memcpy(copy, reply, nwords * XDR_UNIT);
 	fast = nwords >= 4 && copy[1] == XW(RPCRDMA_VERSION) &&
 	       rpcrdma_match_reply(call + 4, copy, nwords, &m);
+	/* A call without Write and Reply chunks: the shortcut agrees. */
+	if (!ch->hdr.lists.nr_write_chunks && !ch->hdr.lists.has_reply) {
+		struct rpcrdma_reply_match pm = { };
+		bool plain;
+
+		plain = nwords >= 4 && copy[1] == XW(RPCRDMA_VERSION) &&
+			rpcrdma_match_reply_plain(copy, nwords, &pm);
+		KUNIT_EXPECT_EQ(test, plain, fast);
+		if (plain && fast) {
+			KUNIT_EXPECT_EQ(test, pm.hdr_len, m.hdr_len);
+			KUNIT_EXPECT_EQ(test, pm.nr_write_chunks,
+					m.nr_write_chunks);
+			KUNIT_EXPECT_EQ(test, pm.written, m.written);
+			KUNIT_EXPECT_EQ(test, pm.has_reply, m.has_reply);
+			KUNIT_EXPECT_EQ(test, pm.reply_len, m.reply_len);
+		}
+	}
 	if (!fast)
 		return false;
 

@@ -391,6 +391,9 @@ struct xrdma_ep {
  * @reply_len: bytes of RPC reply placed
  * @reply_status: 0, or -errno to fail the RPC with
  * @is_bc: a backchannel request (see backchannel.c)
+ * @reply_plain: the call offered no Write chunk and no Reply chunk, so
+ *	its reply can only be an RDMA_MSG with empty lists
+ *	(rpcrdma_match_reply_plain()); set before the post
  * @reply_claimed: no reply may be taken for the slot: one is being
  *	handled, or the slot's call is not posted on the current connection
  *	(set under the xprt's queue_lock, or where no reply handler can see
@@ -435,6 +438,7 @@ struct xrdma_req {
 	void *orphan_buf;
 	unsigned int reply_len;
 	int reply_status;
+	bool reply_plain;
 	bool reply_claimed;
 	bool is_bc;
 };

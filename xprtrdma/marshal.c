@@ -439,6 +439,7 @@ static __always_inline int xrdma_marshal(struct xrdma_xprt *rx,
 	if (rc)
 		goto out_release;
 
+	req->reply_plain = plan.reply == XRDMA_NOCH;
 	xrdma_count_plan(rx, &rqst->rq_snd_buf, &plan);
 	trace_xprtrdma_marshal(req, xrdma_call_trace_type(req, &plan),
 			       plan.reply);

@@ -138,10 +138,10 @@ static inline void xrdma_place_head(struct xrdma_req *req,
  * the data item's implicit XDR pad.  A reply that fits the head stays
  * in @hold's buffer if @hold is given (xrdma_place_head()).
  */
-static inline int xrdma_place_inline(struct xrdma_req *req,
-				     struct xrdma_rep *hold, u8 *src,
-				     unsigned int len, bool write_chunk,
-				     u32 written)
+static __always_inline int xrdma_place_inline(struct xrdma_req *req,
+					      struct xrdma_rep *hold, u8 *src,
+					      unsigned int len,
+					      bool write_chunk, u32 written)
 {
 	struct rpc_rqst *rqst = &req->rqst;
 	struct xdr_buf *pb = &rqst->rq_private_buf;
@@ -295,6 +295,17 @@ static bool xrdma_words_hold_call(const __be32 *w, size_t nwords,
 	return nwords >= at + 2 && w[at + 1] == cpu_to_be32(RPC_CALL);
 }
 
+/* Do a reply's chunk lists match what @req's call offered? */
+static inline bool xrdma_reply_matches(const struct xrdma_req *req,
+				       const __be32 *msg, size_t nwords,
+				       struct rpcrdma_reply_match *m)
+{
+	if (req->reply_plain)
+		return rpcrdma_match_reply_plain(msg, nwords, m);
+	return rpcrdma_match_reply((__be32 *)req->hdr_buf + 4, msg, nwords,
+				   m);
+}
+
 /**
  * xrdma_reply_claim - claim the request a reply's XID names, for this reply
  * @xprt: the transport the reply came in on
@@ -336,8 +347,7 @@ VISIBLE_IF_KUNIT int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid,
 		rc = -EALREADY;
 		goto out;
 	}
-	if (msg && (!rpcrdma_match_reply((__be32 *)req->hdr_buf + 4, msg,
-					 nwords, m) ||
+	if (msg && (!xrdma_reply_matches(req, msg, nwords, m) ||
 		    xrdma_words_hold_call(msg, nwords, m->hdr_len))) {
 		rc = -EAGAIN;
 		goto out;

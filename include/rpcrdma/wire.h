@@ -668,6 +668,36 @@ bool rpcrdma_has_pos0_chunk(const struct rpcrdma_chunk_lists *cl);
 bool rpcrdma_match_reply(const __be32 *call, const __be32 *msg,
 			 size_t words, struct rpcrdma_reply_match *m);
 
+/**
+ * rpcrdma_match_reply_plain - rpcrdma_match_reply() for a plain call
+ * @msg: the reply from its fixed header on, version 1 (the caller
+ *	checked the version)
+ * @words: whole words received from @msg on
+ * @m: filled in when the reply matches
+ *
+ * What rpcrdma_match_reply() decides for a call that offered no Write
+ * chunk and no Reply chunk (every call whose reply fits inline), whatever
+ * its Read list: the only reply that matches is an RDMA_MSG with three
+ * empty lists.  Seven word compares instead of a walk of the call's
+ * lists (KUnit compares the two on every vector).
+ *
+ * Return: true if @msg matches, with @m set.
+ */
+static inline bool rpcrdma_match_reply_plain(const __be32 *msg, size_t words,
+					     struct rpcrdma_reply_match *m)
+{
+	if (words < RPCRDMA_HDR_MIN_SIZE / XDR_UNIT ||
+	    msg[3] != cpu_to_be32(RPCRDMA_MSG) ||
+	    (msg[4] | msg[5] | msg[6]) != xdr_zero)
+		return false;
+	m->hdr_len = RPCRDMA_HDR_MIN_SIZE;
+	m->nr_write_chunks = 0;
+	m->written = 0;
+	m->has_reply = false;
+	m->reply_len = 0;
+	return true;
+}
+
 /* wire/chunk.c: encoding */
 int rpcrdma_encode_segment(struct xdr_stream *xdr,
 			   const struct rpcrdma_segment *seg);
