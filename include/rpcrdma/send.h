@@ -209,11 +209,10 @@ static inline void rpcrdma_send_sges_set(struct rpcrdma_send_sges *ss,
  * Return: false, with @ss left alone, for any other message: build it
  * with rpcrdma_send_sges_build().
  */
-static inline bool rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss,
-					       unsigned int hdr_len,
-					       const struct xdr_buf *xdr,
-					       unsigned int split,
-					       unsigned int resume)
+static __always_inline bool
+rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss, unsigned int hdr_len,
+			    const struct xdr_buf *xdr, unsigned int split,
+			    unsigned int resume)
 {
 	const struct kvec *head = &xdr->head[0];
 	unsigned int tail_len = resume < xdr->len ? xdr->len - resume : 0;
