@@ -86,7 +86,7 @@ void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * @id: its completion ID (its index, or a backchannel request's number)
  *
  * What stays the same for every Send the slot posts is set once; the
- * completion queue's ID comes with each connection (xrdma_build_send()).
+ * completion queue's ID comes with each connection (xrdma_send_sges()).
  */
 void xrdma_req_send_init(struct xrdma_req *req, u32 id)
 {
@@ -98,90 +98,3 @@ void xrdma_req_send_init(struct xrdma_req *req, u32 id)
 	req->send_wr.opcode = IB_WR_SEND;
 }
 
-/**
- * xrdma_req_open - let a reply to @req's call be taken from now on
- * @req: a request about to be posted on the current connection
- *
- * Its MRs, chunk lists and completion count are set for this
- * transmission.  Until now a reply with its XID (a late one, or one a
- * hostile server sent as soon as a new connection came up) was dropped
- * by xrdma_reply_claim(), so no reply can use them while they are being
- * built.
- */
-VISIBLE_IF_KUNIT void xrdma_req_open(struct xrdma_req *req)
-{
-	req->reply_status = 0;
-	req->reply_len = 0;
-	/* Pairs with smp_load_acquire() in xrdma_reply_claim(). */
-	smp_store_release(&req->reply_claimed, false);
-}
-EXPORT_SYMBOL_IF_KUNIT(xrdma_req_open);
-
-/**
- * xrdma_req_close - take no reply for @req's call: its post failed
- * @req: a request that xrdma_req_open() opened
- */
-VISIBLE_IF_KUNIT void xrdma_req_close(struct xrdma_req *req)
-{
-	WRITE_ONCE(req->reply_claimed, true);
-}
-EXPORT_SYMBOL_IF_KUNIT(xrdma_req_close);
-
-/**
- * xrdma_post_send - post a request's FastRegs (if any) and its Send
- * @req: request whose SGEs and MRs are ready
- * @ep: the connection to post on; the caller holds XPRT_LOCKED
- *
- * The Send holds a reference on @req until it is retired.  For a
- * forward-channel call, sets how many events complete the RPC.
- *
- * Return: 0, or the verbs error with nothing left posted on @req's
- * behalf but FastRegs (which the caller's disconnect flushes) and
- * nothing left mapped.
- */
-int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep)
-{
-	struct ib_qp *qp = ep->ib.qp;
-	const struct ib_send_wr *bad;
-	unsigned int i;
-	bool signal;
-	int rc;
-
-	req->send_waits = !req->is_bc &&
-			  (!ep->sendq.batch || req->sges.maps_pages);
-	atomic_set(&req->done, req->send_waits ? 2 : 1);
-	if (!req->is_bc)
-		xrdma_req_open(req);
-
-	req->send_wr.num_sge = req->sges.nr;
-
-	kref_get(&req->ref);
-	/* XPRT_LOCKED makes this the only poster: no need to hold the lock
-	 * across the post to keep the FIFO in posting order.
-	 */
-	spin_lock(&ep->sendq.lock);
-	signal = rpcrdma_sendq_add(&ep->sendq, &req->send_entry,
-				   req->send_waits || req->is_bc);
-	spin_unlock(&ep->sendq.lock);
-	req->send_wr.send_flags = signal ? IB_SEND_SIGNALED : 0;
-
-	if (trace_xprtrdma_mr_fastreg_enabled())
-		for (i = 0; i < req->nr_mrs; i++)
-			trace_xprtrdma_mr_fastreg(req->mrs[i]);
-	trace_xprtrdma_post_send(req);
-	rc = ib_post_send(qp, xrdma_mrs_reg_chain(req, &req->send_wr), &bad);
-	if (!rc)
-		return 0;
-
-	/* No reply to a call that was never sent. */
-	if (!req->is_bc)
-		xrdma_req_close(req);
-	/* Not posted, so no completion can have retired it. */
-	spin_lock(&ep->sendq.lock);
-	rpcrdma_sendq_unadd(&ep->sendq, &req->send_entry);
-	spin_unlock(&ep->sendq.lock);
-	trace_xprtrdma_post_send_err(req, rc);
-	rpcrdma_send_sges_unmap(&req->sges);
-	xrdma_req_put(req);
-	return rc;
-}
