@@ -391,10 +391,14 @@ static int xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
 		status = xrdma_place_inline(req, rep, (u8 *)w + m.hdr_len,
 					    len - m.hdr_len,
 					    m.nr_write_chunks > 0, m.written);
-		if (status >= 0)
-			atomic64_add(m.written, &rx->stats.total_rdma_reply);
-		else if (status != -ENOMEM)
+		if (status >= 0) {
+			/* Most replies return no Write chunk: no locked add. */
+			if (m.written)
+				atomic64_add(m.written,
+					     &rx->stats.total_rdma_reply);
+		} else if (status != -ENOMEM) {
 			status = -EIO;
+		}
 	}
 	/* The RPC may be released as soon as the reply is finished. */
 	held = req->held_rep == rep;
