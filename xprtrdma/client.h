@@ -556,7 +556,19 @@ int xrdma_linkwatch_register(void);
 void xrdma_linkwatch_unregister(void);
 
 /* transport.c */
-void xrdma_req_put(struct xrdma_req *req);
+void xrdma_req_release(struct kref *ref);
+
+/**
+ * xrdma_req_put - drop a reference to a request slot
+ * @req: the request
+ *
+ * Inline: every RPC drops two (its Send's and its own).
+ */
+static inline void xrdma_req_put(struct xrdma_req *req)
+{
+	kref_put(&req->ref, xrdma_req_release);
+}
+
 bool xrdma_rpc_buf_premap(struct xrdma_req *req, struct xrdma_ep *ep);
 void xrdma_rpc_buf_unmap(struct xrdma_req *req);
 

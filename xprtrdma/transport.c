@@ -44,7 +44,14 @@ static bool xrdma_wake_up_backlog(struct rpc_xprt *xprt,
 	return xprt_wake_up_backlog(xprt, rqst);
 }
 
-static void xrdma_req_release(struct kref *ref)
+/**
+ * xrdma_req_release - the last reference to a request slot went
+ * @ref: the slot's @ref
+ *
+ * A backchannel request is freed; a forward slot goes to a task waiting
+ * in the backlog, or back on the free list.  See xrdma_req_put().
+ */
+void xrdma_req_release(struct kref *ref)
 {
 	struct xrdma_req *req = container_of(ref, struct xrdma_req, ref);
 	struct xrdma_xprt *rx = req->rx;
@@ -64,16 +71,7 @@ static void xrdma_req_release(struct kref *ref)
 	}
 	spin_unlock(&rx->free_lock);
 }
-
-/**
- * xrdma_req_put - drop a reference to a request slot
- * @req: the request
- */
-void xrdma_req_put(struct xrdma_req *req)
-{
-	kref_put(&req->ref, xrdma_req_release);
-}
-EXPORT_SYMBOL_IF_KUNIT(xrdma_req_put);
+EXPORT_SYMBOL_IF_KUNIT(xrdma_req_release);
 
 static void xrdma_alloc_slot(struct rpc_xprt *xprt, struct rpc_task *task)
 {
