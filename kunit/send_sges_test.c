@@ -6,8 +6,9 @@
  * out for RDMA (between split and resume), and the SGEs the device
  * takes; the result must be the header followed by exactly the inline
  * bytes, gathered where they are when they fit the SGEs and copied
- * after the header ("pull-up") when they do not.  The inline fast path
- * for premapped buffers must build the same SGEs wherever it applies.
+ * after the header ("pull-up") when they do not.  The inline fast paths
+ * for premapped buffers and for a message in its head alone must build
+ * the same SGEs wherever they apply.
  *
  * A zeroed struct ib_device has no DMA device, so with
  * CONFIG_INFINIBAND_VIRT_DMA (rxe, siw) the mapping is the kernel
@@ -402,6 +403,72 @@ static void send_sges_fast_case(struct kunit *test)
 	}
 }
 
+/*
+ * The head-only fast path (most server replies) builds exactly what the
+ * general builder builds for the whole message, for every message that
+ * lies in its head within a page and outside the premapped buffer, on a
+ * device with two SGEs or more and a premapped header; it leaves every
+ * other message alone.
+ */
+static void send_sges_head_case(struct kunit *test)
+{
+	static const enum sst_premap premaps[] = {
+		SST_PREMAP_NONE, SST_PREMAP_HDR, SST_PREMAP_BUF,
+	};
+	const struct sst_vec *v = test->param_value;
+	struct rpcrdma_send_sges *gen = sst_sges(test), *fast = sst_sges(test);
+	unsigned int i, k, len;
+	struct sst_fix f;
+	bool expect;
+	int rc;
+
+	sst_setup(test, &f);
+	len = f.xdr.len;
+	for (k = 0; k < ARRAY_SIZE(premaps); k++) {
+		struct rpcrdma_send_sges *ss[] = { gen, fast };
+
+		for (i = 0; i < ARRAY_SIZE(ss); i++) {
+			rpcrdma_send_sges_init(ss[i], f.device, 0x1234, v->max);
+			if (premaps[k] == SST_PREMAP_NONE)
+				continue;
+			rpcrdma_send_sges_premapped_hdr(ss[i], (uintptr_t)f.hdr);
+			if (premaps[k] == SST_PREMAP_BUF)
+				rpcrdma_send_sges_premapped_buf(ss[i], f.buf,
+								v->head + 1 +
+								v->tail,
+								(uintptr_t)f.buf);
+		}
+		expect = premaps[k] == SST_PREMAP_HDR && v->max >= 2 && len &&
+			 len == v->head &&
+			 offset_in_page(f.buf) + len <= PAGE_SIZE;
+		rc = rpcrdma_send_sges_head(fast, SST_HDR_LEN, &f.xdr);
+		KUNIT_EXPECT_EQ_MSG(test, rc, expect ? 0 : -EAGAIN,
+				    "premap %u", premaps[k]);
+		if (rc) {
+			KUNIT_EXPECT_EQ(test, fast->nr, 0);
+			continue;
+		}
+		rc = rpcrdma_send_sges_build(gen, f.hdr, 4 * PAGE_SIZE,
+					     SST_HDR_LEN, &f.xdr, len, len);
+		KUNIT_ASSERT_EQ(test, rc, 0);
+		KUNIT_EXPECT_EQ(test, fast->nr, gen->nr);
+		KUNIT_EXPECT_EQ(test, fast->nr_mapped, gen->nr_mapped);
+		KUNIT_EXPECT_EQ(test, fast->pulled_up, gen->pulled_up);
+		KUNIT_EXPECT_EQ(test, fast->maps_pages, gen->maps_pages);
+		for (i = 0; i < min(fast->nr, gen->nr); i++) {
+			KUNIT_EXPECT_EQ_MSG(test, fast->sge[i].addr,
+					    gen->sge[i].addr, "SGE %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, fast->sge[i].length,
+					    gen->sge[i].length, "SGE %u", i);
+			KUNIT_EXPECT_EQ(test, fast->sge[i].lkey, 0x1234);
+			KUNIT_EXPECT_EQ(test, fast->mapped[i], gen->mapped[i]);
+		}
+		rpcrdma_send_sges_unmap(gen);
+		rpcrdma_send_sges_unmap(fast);
+		KUNIT_EXPECT_EQ(test, fast->nr, 0);
+	}
+}
+
 /* Inline sizes, header included, to check rpcrdma_send_sges_worst() at. */
 static const unsigned int ssw_sizes[] = { 1024, 4096, 4097, 8192, 12288,
 					  16384 };
@@ -505,6 +572,7 @@ static struct kunit_case rpcrdma_send_sges_cases[] = {
 	KUNIT_CASE_PARAM(send_sges_premapped_part_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_room_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_fast_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_head_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_worst_case, ssw_gen_params),
 	{}
 };

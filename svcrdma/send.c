@@ -591,6 +591,7 @@ VISIBLE_IF_KUNIT int srdma_reply_build_plain(struct srdma_xprt *sx,
 					     struct srdma_reply *rp)
 {
 	unsigned int hdr_len;
+	int err;
 
 	rp->nr_runs = 1;
 	rp->runs[0].start = 0;
@@ -601,6 +602,10 @@ VISIBLE_IF_KUNIT int srdma_reply_build_plain(struct srdma_xprt *sx,
 		return -EMSGSIZE;
 	hdr_len = rpcrdma_put_msg_no_chunks(sc->hdr_buf, rc->hdr.xid,
 					    srdma_grant(sx));
+	/* Most replies are a head in a page of their own. */
+	err = rpcrdma_send_sges_head(&sc->sges, hdr_len, res);
+	if (err != -EAGAIN)
+		return err;
 	return srdma_send_build(sc, hdr_len, res, res->len, res->len);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_reply_build_plain);

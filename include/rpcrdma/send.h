@@ -14,6 +14,8 @@
 #include <linux/sunrpc/xdr.h>
 #include <rdma/ib_verbs.h>
 
+#include <rpcrdma/xdr_range.h>
+
 /* Most SGEs one Send uses: header, head, a few pages, tail. */
 #define RPCRDMA_MAX_SEND_SGES	8
 
@@ -240,6 +242,53 @@ rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss, unsigned int hdr_len,
 	ss->pulled_up = 0;
 	ss->maps_pages = false;
 	return true;
+}
+
+/**
+ * rpcrdma_send_sges_head - the common reply: a header and a head alone
+ * @ss: list prepared with rpcrdma_send_sges_init(), with a premapped
+ *	header buffer
+ * @hdr_len: bytes of transport header in the header buffer
+ * @xdr: the RPC message, sent whole
+ *
+ * The same SGEs rpcrdma_send_sges_build() makes, with @split and @resume
+ * at the end of @xdr, for a message that lies in its head alone, within
+ * one page and outside any premapped message buffer (most server
+ * replies: nfsd writes them into a page of rq_pages): the header from
+ * its premapped buffer, and the head mapped where it is.  No range split
+ * and no walk; inline, so that such a reply costs its checks, one map
+ * and two SGEs.
+ *
+ * Return: 0; -EIO if the head could not be mapped; -EAGAIN, with @ss
+ * left alone, for any other message: build it with
+ * rpcrdma_send_sges_build().
+ */
+static __always_inline int rpcrdma_send_sges_head(struct rpcrdma_send_sges *ss,
+						  unsigned int hdr_len,
+						  const struct xdr_buf *xdr)
+{
+	const void *head = xdr->head[0].iov_base;
+	unsigned int len = xdr->len, off = offset_in_page(head);
+	u64 addr;
+
+	if (!ss->hdr_premapped || ss->max < 2 || !len ||
+	    len > xdr->head[0].iov_len || off + len > PAGE_SIZE ||
+	    rpcrdma_send_sges_in_buf(ss, head, len))
+		return -EAGAIN;
+	addr = ib_dma_map_page(ss->device, rpcrdma_kaddr_page(head), off, len,
+			       DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ss->device, addr))
+		return -EIO;
+	rpcrdma_send_sges_set(ss, 0, ss->hdr_dma, hdr_len);
+	ss->sge[1].addr = addr;
+	ss->sge[1].length = len;
+	ss->sge[1].lkey = ss->lkey;
+	ss->mapped[1] = len;
+	ss->nr = 2;
+	ss->nr_mapped = 1;
+	ss->pulled_up = 0;
+	ss->maps_pages = false;
+	return 0;
 }
 
 /**
