@@ -297,17 +297,11 @@ static void srdma_send_stamp_grant(struct srdma_xprt *sx,
 				      XDR_UNIT, DMA_TO_DEVICE);
 }
 
-/**
- * srdma_send_post - post a Send context: its Writes, then its Send
- * @sc: context with @sc->wr, its SGEs and its Writes prepared
- *
- * Waits for Send Queue room.  On success @sc is released when the Send
- * is retired (by its own completion or a later one); on failure it is
- * released here.
- *
- * Return: 0 or -errno.
+/*
+ * Post @sc: srdma_send_post(), inline in srdma_sendto(), which posts
+ * every reply.
  */
-int srdma_send_post(struct srdma_send *sc)
+static __always_inline int srdma_post(struct srdma_send *sc)
 {
 	struct srdma_xprt *sx = sc->sx;
 	const struct ib_send_wr *bad;
@@ -320,7 +314,9 @@ int srdma_send_post(struct srdma_send *sc)
 	sc->wr.sg_list = sc->sges.sge;
 	sc->wr.num_sge = sc->sges.nr;
 	sc->nr_wrs = 1;
-	first = srdma_rw_chain(sx, &sc->rws, NULL, &sc->wr, &sc->nr_wrs);
+	/* Most replies carry no Write: nothing to chain before the Send. */
+	first = list_empty(&sc->rws) ? &sc->wr :
+		srdma_rw_chain(sx, &sc->rws, NULL, &sc->wr, &sc->nr_wrs);
 
 	err = srdma_sq_reserve(sx, sc->nr_wrs, &sc->cid);
 	if (err) {
@@ -362,6 +358,21 @@ int srdma_send_post(struct srdma_send *sc)
 out_put:
 	srdma_send_put(sc);
 	return err;
+}
+
+/**
+ * srdma_send_post - post a Send context: its Writes, then its Send
+ * @sc: context with @sc->wr, its SGEs and its Writes prepared
+ *
+ * Waits for Send Queue room.  On success @sc is released when the Send
+ * is retired (by its own completion or a later one); on failure it is
+ * released here.
+ *
+ * Return: 0 or -errno.
+ */
+int srdma_send_post(struct srdma_send *sc)
+{
+	return srdma_post(sc);
 }
 
 /**
@@ -698,7 +709,7 @@ int srdma_sendto(struct svc_rqst *rqstp)
 	srdma_stat_add(SRDMA_STAT_WRITE, !list_empty(&sc->rws));
 	trace_svcrdma_reply(sc, rc->hdr.xid, rp.nomsg, rp.msg_len,
 			    rc->nr_payloads);
-	err = srdma_send_post(sc);
+	err = srdma_post(sc);
 	if (err)
 		goto out_close;
 	return 0;
