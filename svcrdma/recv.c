@@ -165,7 +165,8 @@ static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
  * A buffer is free again: it makes up a missing Receive first.  The
  * pages of a Call rebuilt from Read chunks go now.
  */
-static void srdma_recv_put(struct srdma_xprt *sx, struct srdma_recv *rc)
+static __always_inline void srdma_recv_put(struct srdma_xprt *sx,
+					   struct srdma_recv *rc)
 {
 	bool repost = false, trim = false;
 

@@ -73,9 +73,10 @@ static bool srdma_sg_kvec(struct scatterlist **sgp, unsigned int *left,
 }
 
 /* The same for @len bytes from byte @base of the page vector @pages. */
-static bool srdma_sg_pages(struct scatterlist **sgp, unsigned int *left,
-			   struct page **pages, unsigned int base,
-			   unsigned int len)
+static __always_inline bool srdma_sg_pages(struct scatterlist **sgp,
+					   unsigned int *left,
+					   struct page **pages,
+					   unsigned int base, unsigned int len)
 {
 	unsigned int off = offset_in_page(base);
 	struct page **pp = pages + (base >> PAGE_SHIFT);
@@ -236,9 +237,8 @@ static int srdma_rw_init_table(struct srdma_rw *rw, unsigned int nents)
  * connection's free list is empty, whose @sgt holds @nents entries; or
  * NULL.
  */
-VISIBLE_IF_KUNIT struct srdma_rw *srdma_rw_get(struct srdma_xprt *sx,
-					       struct srdma_rw *spare,
-					       unsigned int nents)
+VISIBLE_IF_KUNIT __always_inline struct srdma_rw *
+srdma_rw_get(struct srdma_xprt *sx, struct srdma_rw *spare, unsigned int nents)
 {
 	struct srdma_rw *rw;
 
@@ -278,7 +278,8 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_rw_get);
  * connection's free list while that holds fewer than twice the
  * connection's credits, else it is freed.
  */
-VISIBLE_IF_KUNIT void srdma_rw_put(struct srdma_xprt *sx, struct srdma_rw *rw)
+VISIBLE_IF_KUNIT __always_inline void srdma_rw_put(struct srdma_xprt *sx,
+						   struct srdma_rw *rw)
 {
 	if (rw->sgt.sgl != rw->inline_sgl)
 		sg_free_table(&rw->sgt);
@@ -400,14 +401,30 @@ void __srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws)
 	}
 }
 
-/* srdma_rw_chunk() on @xdr, or with @xdr NULL srdma_rw_read_pages(). */
-static int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
-			     struct srdma_rw *spare,
-			     const struct xdr_buf *xdr, struct page **pages,
-			     unsigned int offset, unsigned int len,
-			     const struct rpcrdma_chunk *chunk,
-			     unsigned int chunk_off,
-			     enum dma_data_direction dir)
+/**
+ * srdma_rw_segments - prepare moving bytes to or from a chunk's segments
+ * @sx: the connection
+ * @rws: list the contexts are added to
+ * @spare: the owner's own context, used first while it is free, or NULL
+ * @xdr: local memory, or NULL for the page vector @pages
+ * @pages: local memory if @xdr is NULL
+ * @offset: first byte of @xdr, or of @pages counted from the start of
+ *	@pages[0]
+ * @len: bytes to move
+ * @chunk: the remote chunk
+ * @chunk_off: bytes of @chunk already used: the move starts after them
+ *	and fills the segments in order
+ * @dir: DMA_TO_DEVICE (Write, Reply chunk) or DMA_FROM_DEVICE (Read)
+ *
+ * What srdma_rw_chunk() and srdma_rw_read_pages() do.
+ *
+ * Return: 0; -EMSGSIZE if the bytes do not fit in @chunk; or -errno.
+ */
+int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
+		      struct srdma_rw *spare, const struct xdr_buf *xdr,
+		      struct page **pages, unsigned int offset,
+		      unsigned int len, const struct rpcrdma_chunk *chunk,
+		      unsigned int chunk_off, enum dma_data_direction dir)
 {
 	unsigned int i;
 
@@ -465,32 +482,6 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 					 pos, len, chunk, chunk_off, dir);
 	return srdma_rw_segments(sx, rws, spare, xdr, NULL, offset, len,
 				 chunk, chunk_off, dir);
-}
-
-/**
- * srdma_rw_read_pages - prepare reading the segments of a chunk into pages
- * @sx: the connection
- * @rws: list the contexts are added to
- * @spare: the owner's own context (a Read state's), used first while it
- *	is free, or NULL
- * @pages: local memory, a page vector
- * @pos: where the first byte lands, counted from the start of @pages[0]
- * @len: bytes to read
- * @chunk: the remote chunk
- * @chunk_off: bytes of @chunk to skip
- *
- * srdma_rw_chunk() with DMA_FROM_DEVICE, for memory that is pages alone.
- *
- * Return: 0; -EMSGSIZE if the bytes do not fit in @chunk; or -errno.
- */
-int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
-			struct srdma_rw *spare, struct page **pages,
-			unsigned int pos, unsigned int len,
-			const struct rpcrdma_chunk *chunk,
-			unsigned int chunk_off)
-{
-	return srdma_rw_segments(sx, rws, spare, NULL, pages, pos, len, chunk,
-				 chunk_off, DMA_FROM_DEVICE);
 }
 
 /**

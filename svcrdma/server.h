@@ -828,11 +828,41 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   const struct rpcrdma_chunk *chunk, unsigned int chunk_off,
 		   enum dma_data_direction dir);
 void srdma_rw_init_embedded(struct srdma_rw *rw);
-int srdma_rw_read_pages(struct srdma_xprt *sx, struct list_head *rws,
-			struct srdma_rw *spare, struct page **pages,
-			unsigned int pos, unsigned int len,
-			const struct rpcrdma_chunk *chunk,
-			unsigned int chunk_off);
+int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
+		      struct srdma_rw *spare, const struct xdr_buf *xdr,
+		      struct page **pages, unsigned int offset,
+		      unsigned int len, const struct rpcrdma_chunk *chunk,
+		      unsigned int chunk_off, enum dma_data_direction dir);
+
+/**
+ * srdma_rw_read_pages - prepare reading the segments of a chunk into pages
+ * @sx: the connection
+ * @rws: list the contexts are added to
+ * @spare: the owner's own context (a Read state's), used first while it
+ *	is free, or NULL
+ * @pages: local memory, a page vector
+ * @pos: where the first byte lands, counted from the start of @pages[0]
+ * @len: bytes to read
+ * @chunk: the remote chunk
+ * @chunk_off: bytes of @chunk to skip
+ *
+ * srdma_rw_chunk() with DMA_FROM_DEVICE, for memory that is pages alone.
+ * Inline: every Call with a Read chunk reads through it.
+ *
+ * Return: 0; -EMSGSIZE if the bytes do not fit in @chunk; or -errno.
+ */
+static inline int srdma_rw_read_pages(struct srdma_xprt *sx,
+				      struct list_head *rws,
+				      struct srdma_rw *spare,
+				      struct page **pages, unsigned int pos,
+				      unsigned int len,
+				      const struct rpcrdma_chunk *chunk,
+				      unsigned int chunk_off)
+{
+	return srdma_rw_segments(sx, rws, spare, NULL, pages, pos, len, chunk,
+				 chunk_off, DMA_FROM_DEVICE);
+}
+
 void __srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws);
 
 /**
