@@ -101,8 +101,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_wire_err_to_rdma_err);
  * Return: RPCRDMA_WIRE_OK, or RPCRDMA_WIRE_ERR_TRUNCATED if fewer than 16
  * bytes were received.
  */
-enum rpcrdma_wire_err rpcrdma_decode_fixed(struct rpcrdma_cursor *c,
-					   struct rpcrdma_hdr *hdr)
+__always_inline enum rpcrdma_wire_err
+rpcrdma_decode_fixed(struct rpcrdma_cursor *c, struct rpcrdma_hdr *hdr)
 {
 	const __be32 *p;
 
@@ -184,10 +184,17 @@ static enum rpcrdma_wire_err rpcrdma_decode_msg_body(struct rpcrdma_cursor *c,
 	if (hdr->proc == RPCRDMA_NOMSG &&
 	    !rpcrdma_nomsg_has_chunk(&hdr->lists, dir))
 		return RPCRDMA_WIRE_ERR_NOMSG_NO_CHUNK;
-	if (dir == RPCRDMA_DIR_CALL)
-		return rpcrdma_check_read_positions(&hdr->lists, hdr->proc,
-						    hdr->inline_len);
-	return RPCRDMA_WIRE_OK;
+	if (dir != RPCRDMA_DIR_CALL || !hdr->lists.nr_read_chunks)
+		return RPCRDMA_WIRE_OK;
+	/*
+	 * An NFS WRITE's one data item: what the check of every position
+	 * finds for it, without the call.
+	 */
+	if (hdr->proc == RPCRDMA_MSG && hdr->lists.nr_read_chunks == 1)
+		return hdr->lists.read[0].position > hdr->inline_len ?
+		       RPCRDMA_WIRE_ERR_POS_RANGE : RPCRDMA_WIRE_OK;
+	return rpcrdma_check_read_positions(&hdr->lists, hdr->proc,
+					    hdr->inline_len);
 }
 
 /**
