@@ -40,28 +40,6 @@ static int srdma_layout_add(struct srdma_call_layout *lo,
 	return 0;
 }
 
-/* One data item in a Read chunk of an RDMA_MSG: head and tail stay. */
-static int srdma_layout_data_item(const struct rpcrdma_chunk_lists *cl,
-				  unsigned int inline_len,
-				  unsigned int max_mesg,
-				  struct srdma_call_layout *lo)
-{
-	const struct rpcrdma_chunk *c = &cl->read[0];
-	u64 len = xdr_align_size((u64)c->length);
-
-	if (c->position > inline_len)
-		return -EINVAL;
-	if (len + inline_len > max_mesg)
-		return -EMSGSIZE;
-	lo->form = SRDMA_CALL_DATA_ITEM;
-	lo->head_len = c->position;
-	lo->len = inline_len + len;
-	lo->npages = DIV_ROUND_UP((unsigned int)len, PAGE_SIZE);
-	srdma_layout_add(lo, SRDMA_PIECE_CHUNK, 0, 0, c->length, 0);
-	return srdma_layout_add(lo, SRDMA_PIECE_PAD, c->length, 0,
-				xdr_pad_size(c->length), 0);
-}
-
 /* Any other Call: the reduced stream and the chunks, rebuilt in pages. */
 static int srdma_layout_assemble(const struct rpcrdma_chunk_lists *cl,
 				 u32 proc, unsigned int inline_len,
@@ -130,13 +108,21 @@ int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
 		      unsigned int inline_len, unsigned int max_mesg,
 		      struct srdma_call_layout *lo)
 {
+	int npages;
+
+	if (proc == RPCRDMA_MSG && cl->nr_read_chunks == 1) {
+		npages = srdma_data_item_pages(&cl->read[0], inline_len,
+					       max_mesg);
+		if (npages < 0)
+			return npages;
+		srdma_layout_data_item(lo, &cl->read[0], inline_len, npages);
+		return 0;
+	}
 	/* Only the pieces in use are written: the array is most of @lo. */
 	lo->nr_pieces = 0;
 	lo->len = 0;
 	lo->head_len = 0;
 	lo->npages = 0;
-	if (proc == RPCRDMA_MSG && cl->nr_read_chunks == 1)
-		return srdma_layout_data_item(cl, inline_len, max_mesg, lo);
 	return srdma_layout_assemble(cl, proc, inline_len, max_mesg, lo);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_call_layout);

@@ -39,29 +39,28 @@ static void srdma_copy_to_pages(struct page **pages, unsigned int pos,
 }
 
 /*
- * The state of @rc's Reads for a Call laid out as @lo: the spare one of
- * an earlier Call if it has room for @lo's pages, else a new one.  It
- * holds no pages yet.
+ * The state of @rc's Reads for a Call of @npages pages: the spare one of
+ * an earlier Call if it has room, else a new one.  It holds no pages
+ * yet, and its layout is the caller's to write.
  */
-VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
-						   const struct srdma_call_layout *lo)
+static __always_inline struct srdma_read *
+srdma_read_state(struct srdma_recv *rc, unsigned int npages)
 {
 	struct srdma_read *rd = rc->read_spare;
 	unsigned int max_pages;
 
 	rc->read_spare = NULL;
-	if (rd && rd->max_pages >= lo->npages) {
+	if (rd && rd->max_pages >= npages) {
 		max_pages = rd->max_pages;
 		/*
 		 * It holds no pages (srdma_read_drop_pages() saw to that),
-		 * its layout is written below and its own context is free
-		 * again: only what comes before the layout.
+		 * its layout is written by the caller and its own context
+		 * is free again: only what comes before the layout.
 		 */
 		memset(rd, 0, offsetof(struct srdma_read, lo));
 	} else {
 		kfree(rd);
-		max_pages = max_t(unsigned int, lo->npages,
-				  SRDMA_READ_MIN_PAGES);
+		max_pages = max_t(unsigned int, npages, SRDMA_READ_MIN_PAGES);
 		rd = kzalloc(struct_size(rd, pages, max_pages), GFP_KERNEL);
 		if (!rd)
 			return NULL;
@@ -70,7 +69,20 @@ VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 	rd->max_pages = max_pages;
 	rd->rc = rc;
 	INIT_LIST_HEAD(&rd->rws);
-	srdma_call_layout_copy(&rd->lo, lo);
+	return rd;
+}
+
+/*
+ * The state of @rc's Reads for a Call laid out as @lo (srdma_read_state()),
+ * with a copy of @lo.
+ */
+VISIBLE_IF_KUNIT struct srdma_read *srdma_read_get(struct srdma_recv *rc,
+						   const struct srdma_call_layout *lo)
+{
+	struct srdma_read *rd = srdma_read_state(rc, lo->npages);
+
+	if (rd)
+		srdma_call_layout_copy(&rd->lo, lo);
 	return rd;
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_get);
@@ -362,7 +374,9 @@ static void srdma_arg_assembled(struct svc_rqst *rqstp, struct srdma_read *rd)
  * @rc: the Call's Receive, its header decoded
  *
  * Where each byte goes is planned first (call_layout.c); the Reads land
- * in pages of the Read's own, so the thread keeps its rq_pages.
+ * in pages of the Read's own, so the thread keeps its rq_pages.  The
+ * commonest Call, an RDMA_MSG with one data item (an NFS WRITE), is
+ * planned straight into the Read's state.
  *
  * Return: 0 with the Reads posted (@rc comes back through rx_read_done),
  * or -errno with none of them in flight on @rc's behalf: nothing was
@@ -372,6 +386,7 @@ static void srdma_arg_assembled(struct svc_rqst *rqstp, struct srdma_read *rd)
 int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
+	unsigned int max_mesg = sx->xprt.xpt_server->sv_max_mesg;
 	/* Written where used: no clearing its 500 bytes on every Call. */
 	struct srdma_call_layout lo __uninitialized;
 	struct srdma_read *rd;
@@ -379,13 +394,26 @@ int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc)
 
 	if (srdma_should_fail(SRDMA_FAIL_READ_CHUNKS))
 		return -ENOMEM;
-	err = srdma_call_layout(cl, rc->hdr.proc, rc->hdr.inline_len,
-				sx->xprt.xpt_server->sv_max_mesg, &lo);
-	if (err)
-		return err;
-	rd = srdma_read_get(rc, &lo);
-	if (!rd)
-		return -ENOMEM;
+	if (rc->hdr.proc == RPCRDMA_MSG && cl->nr_read_chunks == 1) {
+		err = srdma_data_item_pages(&cl->read[0], rc->hdr.inline_len,
+					    max_mesg);
+		if (err < 0)
+			return err;
+		rd = srdma_read_state(rc, err);
+		if (!rd)
+			return -ENOMEM;
+		srdma_layout_data_item(&rd->lo, &cl->read[0],
+				       rc->hdr.inline_len, err);
+	} else {
+		err = srdma_call_layout(cl, rc->hdr.proc, rc->hdr.inline_len,
+					max_mesg, &lo);
+		if (err)
+			return err;
+		rd = srdma_read_get(rc, &lo);
+		if (!rd)
+			return -ENOMEM;
+	}
+
 	err = srdma_read_alloc_pages(rd);
 	if (!err)
 		err = srdma_call_fill(sx, rc, rd);
@@ -429,9 +457,11 @@ int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 		srdma_arg_assembled(rqstp, rd);
 	srdma_read_put(rc, rd);
 
-	for (i = 0; i < cl->nr_read_chunks; i++)
-		bytes += cl->read[i].length;
 	srdma_stat_add(SRDMA_STAT_READ, cl->nr_read_chunks);
-	trace_svcrdma_read_finished(rc, bytes);
+	if (trace_svcrdma_read_finished_enabled()) {
+		for (i = 0; i < cl->nr_read_chunks; i++)
+			bytes += cl->read[i].length;
+		trace_svcrdma_read_finished(rc, bytes);
+	}
 	return 0;
 }

@@ -715,6 +715,70 @@ int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
 void srdma_call_layout_copy(struct srdma_call_layout *dst,
 			    const struct srdma_call_layout *src);
 
+/**
+ * srdma_data_item_pages - check a data item against the Call it is in
+ * @c: the one Read chunk of an RDMA_MSG (an NFS WRITE's payload)
+ * @inline_len: bytes of Payload stream received inline
+ * @max_mesg: the largest Call the service takes (sv_max_mesg)
+ *
+ * Inline: the server's Read path plans an NFS WRITE with this and
+ * srdma_layout_data_item() straight into the Read's state.
+ *
+ * Return: the pages the chunk and its XDR pad take; -EINVAL if its
+ * position lies past the inline part; -EMSGSIZE if the Call would be
+ * larger than @max_mesg.
+ */
+static __always_inline int
+srdma_data_item_pages(const struct rpcrdma_chunk *c, unsigned int inline_len,
+		      unsigned int max_mesg)
+{
+	u64 len = xdr_align_size((u64)c->length);
+
+	if (c->position > inline_len)
+		return -EINVAL;
+	if (len + inline_len > max_mesg)
+		return -EMSGSIZE;
+	return DIV_ROUND_UP((unsigned int)len, PAGE_SIZE);
+}
+
+/**
+ * srdma_layout_data_item - plan a data item: head and tail stay inline
+ * @lo: the plan to write
+ * @c: the chunk, checked by srdma_data_item_pages()
+ * @inline_len: bytes of Payload stream received inline
+ * @npages: what srdma_data_item_pages() returned
+ *
+ * The chunk is read to the start of the pages and followed by its XDR
+ * pad, in zeroes; the Call's head is the inline part up to the chunk's
+ * position, its tail the rest.
+ */
+static __always_inline void
+srdma_layout_data_item(struct srdma_call_layout *lo,
+		       const struct rpcrdma_chunk *c, unsigned int inline_len,
+		       unsigned int npages)
+{
+	unsigned int pad = xdr_pad_size(c->length);
+
+	lo->form = SRDMA_CALL_DATA_ITEM;
+	lo->head_len = c->position;
+	lo->len = inline_len + c->length + pad;
+	lo->npages = npages;
+	lo->nr_pieces = 0;
+	if (!c->length)
+		return;
+	lo->pieces[0] = (struct srdma_piece){
+		.src = SRDMA_PIECE_CHUNK, .len = c->length,
+	};
+	lo->nr_pieces = 1;
+	if (pad) {
+		lo->pieces[1] = (struct srdma_piece){
+			.src = SRDMA_PIECE_PAD, .pos = c->length, .len = pad,
+		};
+		lo->nr_pieces = 2;
+	}
+}
+
+
 /* credits.c */
 /**
  * srdma_grant - the credits a reply grants
