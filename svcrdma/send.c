@@ -71,6 +71,10 @@ static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 	sc->cqe.done = srdma_send_done;
 	rpcrdma_cid_init(&sc->cid, sx->ib.send_cq,
 			 atomic_inc_return(&sx->next_cid));
+	/* srdma_send_put() empties the list for each next Send. */
+	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->ib.pd->local_dma_lkey,
+			       sx->max_send_sge);
+	rpcrdma_send_sges_premapped_hdr(&sc->sges, sc->hdr_dma);
 	return sc;
 
 out_buf:
@@ -171,12 +175,9 @@ struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
 		sc = srdma_send_alloc(sx);
 	if (!sc)
 		return NULL;
+	/* Its SGE list and pages are empty: srdma_send_put() saw to that. */
 	sc->nr_wrs = 0;
-	sc->nr_pages = 0;
 	sc->carries_grant = false;
-	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->ib.pd->local_dma_lkey,
-			       sx->max_send_sge);
-	rpcrdma_send_sges_premapped_hdr(&sc->sges, sc->hdr_dma);
 	return sc;
 }
 
