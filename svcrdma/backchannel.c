@@ -180,20 +180,6 @@ static struct rpc_xprt *srdma_bc_setup(struct xprt_create *args)
 }
 
 /**
- * srdma_bc_is_reply - does a received message carry a backchannel Reply?
- * @rc: a decoded RDMA_MSG or RDMA_NOMSG
- *
- * Return: true if the inline RPC message is a Reply (msg_type 1).
- */
-bool srdma_bc_is_reply(struct srdma_recv *rc)
-{
-	const __be32 *p = rc->rb.buf + rc->hdr.hdr_len;
-
-	return rc->hdr.proc == RPCRDMA_MSG &&
-	       rc->hdr.inline_len >= 2 * XDR_UNIT && p[1] == rpc_reply;
-}
-
-/**
  * srdma_bc_receive_reply - complete a callback with the client's Reply
  * @sx: the connection it arrived on
  * @rc: the Receive holding it (still owned by the caller)

@@ -152,8 +152,12 @@ static int srdma_recv_post_list(struct srdma_xprt *sx, struct list_head *list)
 	return err;
 }
 
-/* Post @rc unless the Receive Queue is being drained.  Return: 0 or -errno. */
-static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
+/*
+ * Post @rc unless the Receive Queue is being drained.  Return: 0 or
+ * -errno.  Not inline: its list head would put a stack canary in every
+ * srdma_release_ctxt(), for a path that few releases take.
+ */
+static noinline int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	LIST_HEAD(one);
 

@@ -395,10 +395,10 @@ void __srdma_rw_destroy_list(struct srdma_xprt *sx, struct list_head *rws)
 {
 	struct srdma_rw *rw, *next;
 
-	list_for_each_entry_safe(rw, next, rws, node) {
-		list_del(&rw->node);
+	/* Every entry goes: no unlinking them one by one. */
+	list_for_each_entry_safe(rw, next, rws, node)
 		srdma_rw_destroy(sx, rw);
-	}
+	INIT_LIST_HEAD(rws);
 }
 
 /**
@@ -581,21 +581,3 @@ int srdma_sq_reserve_wait(struct srdma_xprt *sx, unsigned int n,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_sq_reserve_wait);
-
-/**
- * srdma_sq_release - return Send Queue entries
- * @sx: the connection
- * @n: work requests that completed (or were never posted)
- */
-void srdma_sq_release(struct srdma_xprt *sx, unsigned int n)
-{
-	unsigned long now = jiffies;
-
-	/* One store per tick at most: the line is shared with posters. */
-	if (READ_ONCE(sx->sq_progress) != now)
-		WRITE_ONCE(sx->sq_progress, now);
-	atomic_add(n, &sx->sq_avail);
-	if (wq_has_sleeper(&sx->sq_wait))
-		wake_up(&sx->sq_wait);
-}
-EXPORT_SYMBOL_IF_KUNIT(srdma_sq_release);

@@ -778,7 +778,6 @@ srdma_layout_data_item(struct srdma_call_layout *lo,
 	}
 }
 
-
 /* credits.c */
 /**
  * srdma_grant - the credits a reply grants
@@ -960,7 +959,25 @@ struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct ib_send_wr *next, unsigned int *nr_wrs);
 int srdma_sq_reserve_wait(struct srdma_xprt *sx, unsigned int n,
 			  const struct rpcrdma_cid *cid);
-void srdma_sq_release(struct srdma_xprt *sx, unsigned int n);
+
+/**
+ * srdma_sq_release - return Send Queue entries
+ * @sx: the connection
+ * @n: work requests that completed (or were never posted)
+ *
+ * Inline: every Read's completion and every batch of Sends returns some.
+ */
+static inline void srdma_sq_release(struct srdma_xprt *sx, unsigned int n)
+{
+	unsigned long now = jiffies;
+
+	/* One store per tick at most: the line is shared with posters. */
+	if (READ_ONCE(sx->sq_progress) != now)
+		WRITE_ONCE(sx->sq_progress, now);
+	atomic_add(n, &sx->sq_avail);
+	if (wq_has_sleeper(&sx->sq_wait))
+		wake_up(&sx->sq_wait);
+}
 
 /**
  * srdma_sq_reserve - reserve Send Queue entries
@@ -1011,7 +1028,23 @@ int srdma_reply_build_chunked(struct srdma_xprt *sx, struct srdma_send *sc,
 /* backchannel.c */
 int srdma_bc_register(void);
 void srdma_bc_unregister(void);
-bool srdma_bc_is_reply(struct srdma_recv *rc);
+
+/**
+ * srdma_bc_is_reply - does a received message carry a backchannel Reply?
+ * @rc: a decoded RDMA_MSG or RDMA_NOMSG
+ *
+ * Inline: every Call received is asked.
+ *
+ * Return: true if the inline RPC message is a Reply (msg_type 1).
+ */
+static inline bool srdma_bc_is_reply(const struct srdma_recv *rc)
+{
+	const __be32 *p = rc->rb.buf + rc->hdr.hdr_len;
+
+	return rc->hdr.proc == RPCRDMA_MSG &&
+	       rc->hdr.inline_len >= 2 * XDR_UNIT && p[1] == rpc_reply;
+}
+
 void srdma_bc_receive_reply(struct srdma_xprt *sx, struct srdma_recv *rc);
 
 /* sysctl.c */
