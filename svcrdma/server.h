@@ -18,7 +18,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
-#include <linux/percpu_counter.h>
+#include <linux/percpu.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/svc_xprt.h>
 #include <rdma/ib_verbs.h>
@@ -140,11 +140,22 @@ enum srdma_stat {
 	SRDMA_STAT_MAX
 };
 
-extern struct percpu_counter srdma_stats[SRDMA_STAT_MAX];
+/**
+ * struct srdma_stats - the server's counters, one set per CPU
+ * @count: indexed by enum srdma_stat
+ *
+ * Summed when read (sysctl.c): counting is one instruction on the CPU
+ * of the moment, with no call, on paths every RPC takes several times.
+ */
+struct srdma_stats {
+	unsigned long count[SRDMA_STAT_MAX];
+};
 
-static inline void srdma_stat_add(enum srdma_stat stat, s64 n)
+DECLARE_PER_CPU(struct srdma_stats, srdma_stats);
+
+static inline void srdma_stat_add(enum srdma_stat stat, unsigned long n)
 {
-	percpu_counter_add(&srdma_stats[stat], n);
+	this_cpu_add(srdma_stats.count[stat], n);
 }
 
 /**

@@ -17,7 +17,7 @@ unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
 unsigned int srdma_credit_budget;
 EXPORT_SYMBOL_IF_KUNIT(srdma_credit_budget);
 
-struct percpu_counter srdma_stats[SRDMA_STAT_MAX];
+DEFINE_PER_CPU(struct srdma_stats, srdma_stats);
 
 static unsigned int min_requests = SRDMA_MIN_REQUESTS;
 static unsigned int max_requests = SRDMA_MAX_REQUESTS;
@@ -31,19 +31,26 @@ static unsigned int max_budget = SRDMA_MAX_CREDIT_BUDGET;
 
 static struct ctl_table_header *srdma_sysctl_header;
 
-/* Read: the counter's sum.  Write: reset it to zero. */
+/*
+ * Read: the counter's sum over the CPUs.  Write: reset it to zero (a
+ * count made on another CPU meanwhile may survive the reset).
+ */
 static int srdma_stat_handler(const struct ctl_table *table, int write,
 			      void *buffer, size_t *lenp, loff_t *ppos)
 {
-	struct percpu_counter *stat = table->data;
+	unsigned int stat = (uintptr_t)table->extra1;
+	unsigned long sum = 0;
 	char tmp[24];
-	int len;
+	int cpu, len;
 
 	if (write) {
-		percpu_counter_set(stat, 0);
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(per_cpu(srdma_stats, cpu).count[stat], 0);
 		return 0;
 	}
-	len = snprintf(tmp, sizeof(tmp), "%lld\n", percpu_counter_sum(stat));
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(srdma_stats, cpu).count[stat]);
+	len = snprintf(tmp, sizeof(tmp), "%lu\n", sum);
 	if (*ppos >= len) {
 		*lenp = 0;
 		return 0;
@@ -60,9 +67,9 @@ static int srdma_stat_handler(const struct ctl_table *table, int write,
 #define SRDMA_STAT_ENTRY(name, stat)					\
 	{								\
 		.procname	= name,					\
-		.data		= &srdma_stats[stat],			\
 		.mode		= 0644,					\
 		.proc_handler	= srdma_stat_handler,			\
+		.extra1		= (void *)(uintptr_t)(stat),		\
 	}
 
 static struct ctl_table srdma_sysctl_table[] = {

@@ -93,16 +93,11 @@ struct svc_xprt_class srdma_class = {
  */
 int srdma_register(void)
 {
-	int i, rc;
+	int rc;
 
-	for (i = 0; i < SRDMA_STAT_MAX; i++) {
-		rc = percpu_counter_init(&srdma_stats[i], 0, GFP_KERNEL);
-		if (rc)
-			goto out_stats;
-	}
 	rc = srdma_sysctl_register();
 	if (rc)
-		goto out_stats;
+		return rc;
 	rc = srdma_bc_register();
 	if (rc)
 		goto out_sysctl;
@@ -116,9 +111,6 @@ out_bc:
 	srdma_bc_unregister();
 out_sysctl:
 	srdma_sysctl_unregister();
-out_stats:
-	while (i--)
-		percpu_counter_destroy(&srdma_stats[i]);
 	return rc;
 }
 
@@ -130,12 +122,8 @@ out_stats:
  */
 void srdma_unregister(void)
 {
-	int i;
-
 	srdma_fault_exit();
 	svc_unreg_xprt_class(&srdma_class);
 	srdma_bc_unregister();
 	srdma_sysctl_unregister();
-	for (i = 0; i < SRDMA_STAT_MAX; i++)
-		percpu_counter_destroy(&srdma_stats[i]);
 }
