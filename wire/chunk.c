@@ -561,26 +561,23 @@ static bool rpcrdma_decode_one_write(struct rpcrdma_cursor *c,
 }
 
 /*
- * rpcrdma_decode_chunk_lists(), with or without the one-segment
- * shortcuts: a constant, so each caller gets its own copy of the body.
+ * The lists in full, without the shortcuts: every shape and every rule.
+ * Not inline, so that rpcrdma_decode_chunk_lists(), which decodes the
+ * shapes of most messages itself, stays small enough to need few
+ * registers.
  */
-static __always_inline enum rpcrdma_wire_err
-rpcrdma_decode_lists(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
-		     const struct rpcrdma_wire_limits *limits,
-		     struct rpcrdma_chunk_lists *cl, bool shortcut)
+static noinline enum rpcrdma_wire_err
+rpcrdma_decode_lists_full(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
+			  const struct rpcrdma_wire_limits *limits,
+			  struct rpcrdma_chunk_lists *cl)
 {
 	enum rpcrdma_wire_err err;
 
 	rpcrdma_chunk_lists_reset(cl);
-	/* Most lists are empty: each is then one zero word, taken here. */
 	if (!rpcrdma_cursor_skip_zero(c)) {
-		if (shortcut && rpcrdma_decode_one_read(c, dir, limits, cl))
-			return RPCRDMA_WIRE_OK;
 		err = rpcrdma_decode_read_list(c, dir, limits, cl);
 		if (err)
 			return err;
-	} else if (shortcut && rpcrdma_decode_one_write(c, dir, limits, cl)) {
-		return RPCRDMA_WIRE_OK;
 	}
 	if (!rpcrdma_cursor_skip_zero(c)) {
 		err = rpcrdma_decode_write_list(c, dir, limits, cl);
@@ -595,7 +592,7 @@ rpcrdma_decode_lists(struct rpcrdma_cursor *c, enum rpcrdma_msg_dir dir,
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * rpcrdma_decode_chunk_lists_general - rpcrdma_decode_chunk_lists()
- *	without the one-segment shortcuts
+ *	without the shortcuts
  * @c: cursor after the fixed header words
  * @dir: message direction
  * @limits: work bounds, or NULL
@@ -611,7 +608,7 @@ rpcrdma_decode_chunk_lists_general(struct rpcrdma_cursor *c,
 				   const struct rpcrdma_wire_limits *limits,
 				   struct rpcrdma_chunk_lists *cl)
 {
-	return rpcrdma_decode_lists(c, dir, limits, cl, false);
+	return rpcrdma_decode_lists_full(c, dir, limits, cl);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists_general);
 #endif
@@ -624,6 +621,10 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists_general);
  * @limits: work bounds, or NULL
  * @cl: lists to fill (emptied first)
  *
+ * The shapes most messages have are decoded here: three empty lists,
+ * an NFS WRITE's one Read segment, an NFS READ's one Write chunk.  Any
+ * other shape, and any of these that the shortcuts leave to the full
+ * decoder, is decoded from the start by rpcrdma_decode_lists_full().
  * Read positions are only checked for alignment and order here; see
  * rpcrdma_check_read_positions() for the checks that need the length of
  * the inline payload.
@@ -636,7 +637,22 @@ rpcrdma_decode_chunk_lists(struct rpcrdma_cursor *c,
 			   const struct rpcrdma_wire_limits *limits,
 			   struct rpcrdma_chunk_lists *cl)
 {
-	return rpcrdma_decode_lists(c, dir, limits, cl, true);
+	const __be32 *p = c->p;
+
+	rpcrdma_chunk_lists_reset(cl);
+	if (rpcrdma_cursor_words_left(c) >= 3 && p[0] == xdr_zero &&
+	    p[1] == xdr_zero && p[2] == xdr_zero) {
+		c->p = p + 3;
+		return RPCRDMA_WIRE_OK;
+	}
+	if (rpcrdma_decode_one_read(c, dir, limits, cl))
+		return RPCRDMA_WIRE_OK;
+	if (rpcrdma_cursor_skip_zero(c)) {
+		if (rpcrdma_decode_one_write(c, dir, limits, cl))
+			return RPCRDMA_WIRE_OK;
+		c->p = p;
+	}
+	return rpcrdma_decode_lists_full(c, dir, limits, cl);
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_decode_chunk_lists);
 
