@@ -103,66 +103,80 @@ static void srdma_recv_stash(struct srdma_xprt *sx, struct srdma_recv *rc)
 	spin_unlock(&sx->rx_lock);
 }
 
-/*
- * Post the Receives on @list with one call, unless the Receive Queue is
- * being drained; those not posted go back to recv_free.  @list is left
- * empty.  Return: 0 or -errno.
+/**
+ * struct srdma_recv_batch - Receives to post with one call
+ * @first: the first, chained to the others through rb.wr.next; or NULL
+ * @n: how many
+ *
+ * Passed and returned by value: it lives in registers.
  */
-static int srdma_recv_post_list(struct srdma_xprt *sx, struct list_head *list)
+struct srdma_recv_batch {
+	struct srdma_recv *first;
+	unsigned int n;
+};
+
+/* Add @rc to @b, at its head: the order of Receives does not matter. */
+static inline void srdma_recv_batch_add(struct srdma_recv_batch *b,
+					struct srdma_recv *rc)
 {
-	struct srdma_recv *rc, *next, *first = NULL, *prev = NULL;
-	struct rpcrdma_recv_buf *bad;
-	struct ib_recv_wr *wr;
+	rc->rb.wr.next = b->first ? &b->first->rb.wr : NULL;
+	b->first = rc;
+	b->n++;
+}
+
+/* Put back on recv_free the Receives of a chain from @wr on: how many. */
+static unsigned int srdma_recv_unchain(struct srdma_xprt *sx,
+				       struct ib_recv_wr *wr)
+{
 	unsigned int n = 0;
-	int err = -ENOTCONN;
 
-	list_for_each_entry_safe(rc, next, list, node) {
-		list_del(&rc->node);
-		rc->rb.wr.next = NULL;
-		if (prev)
-			prev->rb.wr.next = &rc->rb.wr;
-		else
-			first = rc;
-		prev = rc;
-		n++;
-	}
-	if (!first)
-		return 0;
-
-	spin_lock(&sx->rx_lock);
-	bad = &first->rb;
-	if (sx->ib.qp && !sx->rq_closed) {
-		for (wr = &first->rb.wr; wr; wr = wr->next)
-			trace_svcrdma_post_recv(&container_of(wr, struct srdma_recv,
-							      rb.wr)->cid);
-		err = rpcrdma_recv_bufs_post(&first->rb, sx->ib.qp, &bad);
-		if (err)
-			trace_svcrdma_rq_post_err(sx, err);
-	}
-	if (err) {
-		/* From @bad on, nothing was posted. */
-		for (wr = &bad->wr; wr; wr = wr->next) {
-			rc = container_of(wr, struct srdma_recv, rb.wr);
-			list_add(&rc->node, &sx->recv_free);
-			n--;
-		}
-	}
-	spin_unlock(&sx->rx_lock);
-	srdma_stat_add(SRDMA_STAT_RQ_PROD, n);
-	return err;
+	lockdep_assert_held(&sx->rx_lock);
+	for (; wr; wr = wr->next, n++)
+		list_add(&container_of(wr, struct srdma_recv, rb.wr)->node,
+			 &sx->recv_free);
+	return n;
 }
 
 /*
- * Post @rc unless the Receive Queue is being drained.  Return: 0 or
- * -errno.  Not inline: its list head would put a stack canary in every
- * srdma_release_ctxt(), for a path that few releases take.
+ * Post the Receives of @b with one call, unless the Receive Queue is
+ * being drained; those not posted go back to recv_free.  Return: 0 or
+ * -errno.
  */
-static noinline int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
+static int srdma_recv_post_batch(struct srdma_xprt *sx,
+				 struct srdma_recv_batch b)
 {
-	LIST_HEAD(one);
+	struct rpcrdma_recv_buf *bad;
+	struct ib_recv_wr *wr;
+	int err = -ENOTCONN;
 
-	list_add(&rc->node, &one);
-	return srdma_recv_post_list(sx, &one);
+	if (!b.first)
+		return 0;
+	spin_lock(&sx->rx_lock);
+	bad = &b.first->rb;
+	if (sx->ib.qp && !sx->rq_closed) {
+		if (trace_svcrdma_post_recv_enabled())
+			for (wr = &b.first->rb.wr; wr; wr = wr->next)
+				trace_svcrdma_post_recv(&container_of(wr,
+						struct srdma_recv, rb.wr)->cid);
+		err = rpcrdma_recv_bufs_post(&b.first->rb, sx->ib.qp, &bad);
+		if (err)
+			trace_svcrdma_rq_post_err(sx, err);
+	}
+	/* From @bad on, nothing was posted. */
+	if (err)
+		b.n -= srdma_recv_unchain(sx, &bad->wr);
+	spin_unlock(&sx->rx_lock);
+	srdma_stat_add(SRDMA_STAT_RQ_PROD, b.n);
+	return err;
+}
+
+/* Post @rc unless the Receive Queue is being drained.  Return: 0 or -errno. */
+static int srdma_recv_post(struct srdma_xprt *sx, struct srdma_recv *rc)
+{
+	struct srdma_recv_batch one = {};
+
+	srdma_recv_batch_add(&one, rc);
+	return srdma_recv_post_batch(sx, one);
 }
 
 /*
@@ -205,20 +219,21 @@ static __always_inline void srdma_recv_put(struct srdma_xprt *sx,
  */
 int srdma_recv_post_initial(struct srdma_xprt *sx, unsigned int count)
 {
+	struct srdma_recv_batch b = {};
 	struct srdma_recv *rc;
-	LIST_HEAD(list);
 
-	while (count--) {
+	while (b.n < count) {
 		rc = srdma_recv_alloc(sx);
 		if (!rc) {
 			spin_lock(&sx->rx_lock);
-			list_splice(&list, &sx->recv_free);
+			if (b.first)
+				srdma_recv_unchain(sx, &b.first->rb.wr);
 			spin_unlock(&sx->rx_lock);
 			return -ENOMEM;
 		}
-		list_add_tail(&rc->node, &list);
+		srdma_recv_batch_add(&b, rc);
 	}
-	return srdma_recv_post_list(sx, &list);
+	return srdma_recv_post_batch(sx, b);
 }
 
 /**
@@ -277,31 +292,29 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 }
 
 /*
- * Up to @want Receive buffers onto @list: free ones first, in one go,
- * then new ones while the connection is below its limit.  Return: how
- * many.
+ * Up to @want Receive buffers, to be posted together: free ones first,
+ * in one go, then new ones while the connection is below its limit.
  */
-static unsigned int srdma_recv_gather(struct srdma_xprt *sx,
-				      struct list_head *list,
-				      unsigned int want)
+static struct srdma_recv_batch srdma_recv_gather(struct srdma_xprt *sx,
+						 unsigned int want)
 {
-	unsigned int got = 0;
+	struct srdma_recv_batch b = {};
 	struct srdma_recv *rc;
 
 	spin_lock(&sx->rx_lock);
-	while (got < want && !list_empty(&sx->recv_free)) {
-		list_move_tail(sx->recv_free.next, list);
-		got++;
+	while (b.n < want && !list_empty(&sx->recv_free)) {
+		rc = list_first_entry(&sx->recv_free, struct srdma_recv, node);
+		list_del(&rc->node);
+		srdma_recv_batch_add(&b, rc);
 	}
 	spin_unlock(&sx->rx_lock);
-	while (got < want) {
+	while (b.n < want) {
 		rc = srdma_recv_get(sx);
 		if (!rc)
 			break;
-		list_add_tail(&rc->node, list);
-		got++;
+		srdma_recv_batch_add(&b, rc);
 	}
-	return got;
+	return b;
 }
 
 /*
@@ -334,8 +347,8 @@ static bool srdma_recv_raw_bc_reply(const struct srdma_recv *rc)
  */
 static void srdma_recv_refill(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
-	unsigned int want, got;
-	LIST_HEAD(batch);
+	struct srdma_recv_batch b;
+	unsigned int want;
 
 	if (unlikely(atomic_read(&sx->recv_giveback)) &&
 	    !srdma_recv_raw_bc_reply(rc) &&
@@ -352,15 +365,15 @@ static void srdma_recv_refill(struct srdma_xprt *sx, struct srdma_recv *rc)
 	want = sx->recv_owed;
 	sx->recv_owed = 0;
 
-	got = srdma_recv_gather(sx, &batch, want);
-	if (got < want) {
+	b = srdma_recv_gather(sx, want);
+	if (b.n < want) {
 		spin_lock(&sx->rx_lock);
-		sx->recv_deficit += want - got;
+		sx->recv_deficit += want - b.n;
 		spin_unlock(&sx->rx_lock);
-		srdma_stat_add(SRDMA_STAT_RQ_STARVE, want - got);
+		srdma_stat_add(SRDMA_STAT_RQ_STARVE, want - b.n);
 		trace_svcrdma_rq_starve(sx, sx->recv_count);
 	}
-	if (srdma_recv_post_list(sx, &batch))
+	if (srdma_recv_post_batch(sx, b))
 		srdma_close(sx, "cannot replenish Receives");
 }
 
@@ -376,18 +389,19 @@ static void srdma_recv_refill(struct srdma_xprt *sx, struct srdma_recv *rc)
 static void srdma_grant_grow(struct srdma_xprt *sx, unsigned int held)
 {
 	unsigned int grant = sx->grant, add, got;
-	LIST_HEAD(list);
+	struct srdma_recv_batch b;
 
 	add = min(sx->recv_batch, sx->max_requests - grant);
 	if (!srdma_grant_take(sx, add)) {
 		trace_svcrdma_grant_budget(sx, grant, held);
 		return;
 	}
-	got = srdma_recv_gather(sx, &list, add);
+	b = srdma_recv_gather(sx, add);
+	got = b.n;
 	srdma_grant_give(sx, add - got);
 	if (!got)
 		return;
-	if (srdma_recv_post_list(sx, &list)) {
+	if (srdma_recv_post_batch(sx, b)) {
 		srdma_grant_give(sx, got);
 		srdma_close(sx, "cannot post Receives for a larger grant");
 		return;
@@ -416,19 +430,16 @@ static void srdma_grant_fall(struct srdma_xprt *sx, unsigned int floor,
 				 why == SRDMA_GRANT_OVER_SHARE);
 }
 
-/* A Call came: the grant grows, falls or stays (srdma_grant_step()). */
-static void srdma_grant_adjust(struct srdma_xprt *sx)
+/*
+ * The grant grows, falls or stays (srdma_grant_step()).  Not inline: few
+ * Calls come here, and its view on the stack would put a stack canary
+ * in every Receive completion.
+ */
+static noinline void srdma_grant_review(struct srdma_xprt *sx,
+					unsigned int held, unsigned int grant,
+					bool window_end)
 {
-	unsigned int held, grant = sx->grant;
 	struct srdma_grant_view v;
-	bool window_end;
-
-	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
-	sx->held_peak = max(sx->held_peak, held);
-	window_end = ++sx->window_calls >= SRDMA_GRANT_WINDOW * grant;
-	/* Most Calls: no window ends, no rise is due, no budget is shared. */
-	if (likely(!window_end && 3 * held <= grant && !srdma_grant_sharing()))
-		return;
 
 	v.held = held;
 	v.grant = grant;
@@ -461,6 +472,21 @@ static void srdma_grant_adjust(struct srdma_xprt *sx)
 	case SRDMA_GRANT_KEEP:
 		break;
 	}
+}
+
+/* A Call came: see whether the grant is to change. */
+static void srdma_grant_adjust(struct srdma_xprt *sx)
+{
+	unsigned int held, grant = sx->grant;
+	bool window_end;
+
+	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
+	sx->held_peak = max(sx->held_peak, held);
+	window_end = ++sx->window_calls >= SRDMA_GRANT_WINDOW * grant;
+	/* Most Calls: no window ends, no rise is due, no budget is shared. */
+	if (likely(!window_end && 3 * held <= grant && !srdma_grant_sharing()))
+		return;
+	srdma_grant_review(sx, held, grant, window_end);
 }
 
 static void srdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
