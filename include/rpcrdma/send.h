@@ -300,8 +300,16 @@ static __always_inline int rpcrdma_send_sges_head(struct rpcrdma_send_sges *ss,
  */
 static inline void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
 {
-	if (ss->nr_mapped)
+	unsigned int last = ss->nr - 1;
+
+	/* The commonest: a reply's head, the last SGE (send_sges_head()). */
+	if (ss->nr_mapped == 1 && ss->mapped[last]) {
+		ib_dma_unmap_page(ss->device, ss->sge[last].addr,
+				  ss->mapped[last], DMA_TO_DEVICE);
+		ss->nr_mapped = 0;
+	} else if (ss->nr_mapped) {
 		rpcrdma_send_sges_unmap_mapped(ss);
+	}
 	ss->nr = 0;
 }
 
