@@ -137,6 +137,18 @@ static unsigned int srdma_recv_unchain(struct srdma_xprt *sx,
 	return n;
 }
 
+/* The tracepoint of each Receive of a chain about to be posted. */
+static void srdma_trace_post_recvs(struct srdma_recv *first)
+{
+	struct ib_recv_wr *wr;
+	struct srdma_recv *rc;
+
+	for (wr = &first->rb.wr; wr; wr = wr->next) {
+		rc = container_of(wr, struct srdma_recv, rb.wr);
+		trace_svcrdma_post_recv(&rc->cid);
+	}
+}
+
 /*
  * Post the Receives of @b with one call, unless the Receive Queue is
  * being drained; those not posted go back to recv_free.  Return: 0 or
@@ -155,9 +167,7 @@ static int srdma_recv_post_batch(struct srdma_xprt *sx,
 	bad = &b.first->rb;
 	if (sx->ib.qp && !sx->rq_closed) {
 		if (trace_svcrdma_post_recv_enabled())
-			for (wr = &b.first->rb.wr; wr; wr = wr->next)
-				trace_svcrdma_post_recv(&container_of(wr,
-						struct srdma_recv, rb.wr)->cid);
+			srdma_trace_post_recvs(b.first);
 		err = rpcrdma_recv_bufs_post(&b.first->rb, sx->ib.qp, &bad);
 		if (err)
 			trace_svcrdma_rq_post_err(sx, err);
