@@ -158,7 +158,6 @@ static int srdma_recv_post_batch(struct srdma_xprt *sx,
 				 struct srdma_recv_batch b)
 {
 	struct rpcrdma_recv_buf *bad;
-	struct ib_recv_wr *wr;
 	int err = -ENOTCONN;
 
 	if (!b.first)
