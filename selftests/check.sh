@@ -127,6 +127,10 @@ python3 "$RPCRDMA_TOP/selftests/bench/measure_test.py" >"$log/measure.log" 2>&1
 rc=$?
 tail -n 3 "$log/measure.log"
 count $rc "measure.py works out a job's figures from its two marks"
+python3 "$RPCRDMA_TOP/selftests/bench/wakes_test.py" >"$log/wakes.log" 2>&1
+rc=$?
+tail -n 3 "$log/wakes.log"
+count $rc "wakes.py sets a job's wake-ups per RPC side by side"
 
 echo "== test kernel"
 if "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >"$log/kernel.log" 2>&1; then

@@ -198,6 +198,43 @@ profile_report() {
 	# The filter stays: an empty one would trace every function.
 }
 
+# BENCH_WAKES=1: where a job's context switches come from.  Histogram
+# triggers (CONFIG_HIST_TRIGGERS) count, from the begin mark to the end
+# of the job, the work items each function ran as (a queued work item
+# is a wake-up of a kworker), the switches from each task to the next,
+# and the wake-ups per woken task; wakes_stop LABEL RPCS writes them,
+# after the RPCs sent in the window, to /out/wakes-GUEST-LABEL.txt, and
+# selftests/bench/wakes.py sets them side by side per RPC.  The triggers
+# cost instructions in the kernel and change the timing: use it for a
+# diagnosis, not with the figures of a verdict.
+WAKES=${BENCH_WAKES:-0}
+WAKE_HISTS="workqueue/workqueue_execute_start:hist:keys=function.sym:sort=hitcount.descending
+sched/sched_switch:hist:keys=prev_comm,next_comm:sort=hitcount.descending:size=8192
+sched/sched_wakeup:hist:keys=comm:sort=hitcount.descending"
+
+wakes_start() {
+	local t=/sys/kernel/tracing ev spec
+
+	[ "$WAKES" = 1 ] || return 0
+	mountpoint -q $t || mount -t tracefs nodev $t
+	while IFS=: read -r ev spec; do
+		echo "$spec" >"$t/events/$ev/trigger" ||
+			fail "cannot set $spec on $ev"
+	done <<<"$WAKE_HISTS"
+}
+
+wakes_stop() {
+	local t=/sys/kernel/tracing ev spec
+
+	[ "$WAKES" = 1 ] || return 0
+	echo "rpcs $2" >"/out/wakes-$GUEST_NAME-$1.txt"
+	while IFS=: read -r ev spec; do
+		{ echo "== $ev"; cat "$t/events/$ev/hist"; } \
+			>>"/out/wakes-$GUEST_NAME-$1.txt"
+		echo "!$spec" >"$t/events/$ev/trigger"
+	done <<<"$WAKE_HISTS"
+}
+
 # rdma_counters FILE: the RDMA devices' counters now ("NAME VALUE" lines,
 # rdma statistic: packets, retries, NAKs, duplicates).
 rdma_counters() {
@@ -221,7 +258,7 @@ rpcs_sent() {
 # (flag cpumark-N, which holds "prep|begin|end LABEL [RPCS]") with
 # "N BUSY ALL CTXT IRQS" in /out/cpu-peer.csv, in order, until killed.
 cpu_sampler() {
-	local n=1 what label
+	local n=1 what label ops wrpcs
 
 	# Wait on an empty FIFO rather than fork a sleep twenty times a
 	# second: this guest's own work during the jobs is what is measured.
@@ -230,11 +267,13 @@ cpu_sampler() {
 	text_ranges
 	while :; do
 		if [ -e "/out/cpumark-$n.flag" ]; then
-			read -r what label ops _ <"/out/cpumark-$n.flag"
+			read -r what label ops _ wrpcs _ <"/out/cpumark-$n.flag"
 			echo "$n $(cpu_busy)" >>/out/cpu-peer.csv
 			case $what in
-			begin) rdma_counters /tmp/rdma.begin ;;
-			end) rdma_counters /tmp/rdma.end
+			begin) rdma_counters /tmp/rdma.begin
+			       wakes_start ;;
+			end) wakes_stop "$label" "$wrpcs"
+			     rdma_counters /tmp/rdma.end
 			     rdma_counters_delta /tmp/rdma.begin /tmp/rdma.end \
 				"$label, measured window" ;;
 			esac
@@ -406,9 +445,11 @@ measure() {
 	wrpcs=$(rpcs_sent)
 	cpu_mark begin "$round-$mod-$job" >/tmp/cpu.begin ||
 		{ cat /tmp/cpu.begin; exit 1; }
+	wakes_start
 	wait "$pid" || fail "$job failed"
 	[ -e /tmp/job.started ] || fail "$job never started"
 	wrpcs=$(( $(rpcs_sent) - wrpcs ))
+	wakes_stop "$round-$mod-$job" "$wrpcs"
 	res=$(cat /tmp/job.out)
 	rdma_counters /tmp/rdma.after
 	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
