@@ -181,6 +181,31 @@ static struct rpcrdma_send_sges *sst_sges(struct kunit *test)
 }
 
 /*
+ * Set @ss up for the current vector as a Send's owner keeping @premap
+ * mapped would; returns the length of the premapped message buffer (0:
+ * none).  With virtual DMA, a DMA address is the kernel address.
+ */
+static size_t sst_premap(struct kunit *test, struct rpcrdma_send_sges *ss,
+			 const struct sst_fix *f, enum sst_premap premap)
+{
+	const struct sst_vec *v = test->param_value;
+	size_t buf_len;
+
+	rpcrdma_send_sges_init(ss, f->device, 0x1234, v->max);
+	if (premap == SST_PREMAP_NONE)
+		return 0;
+	rpcrdma_send_sges_premapped_hdr(ss, (uintptr_t)f->hdr);
+	if (premap == SST_PREMAP_HDR)
+		return 0;
+	buf_len = v->head + 1 + v->tail;
+	if (premap == SST_PREMAP_PART && v->tail)
+		buf_len--;
+	rpcrdma_send_sges_premapped_buf(ss, f->buf, buf_len,
+					(uintptr_t)f->buf);
+	return buf_len;
+}
+
+/*
  * Build the Send of the current vector and check what the device would
  * send.  A premapped header must be SGE 0 through its owner's mapping,
  * pulled-up bytes included; head and tail bytes that lie within the
@@ -194,7 +219,7 @@ static void sst_run(struct kunit *test, enum sst_premap premap)
 	const struct sst_vec *v = test->param_value;
 	struct rpcrdma_send_sges *ss = sst_sges(test);
 	unsigned int split, resume, i, at = 0, pos;
-	size_t buf_len = 0;
+	size_t buf_len;
 	struct xdr_buf *xdr;
 	struct sst_fix f;
 	u8 *hdr, *sent, *buf;
@@ -210,17 +235,7 @@ static void sst_run(struct kunit *test, enum sst_premap premap)
 	KUNIT_ASSERT_NOT_NULL(test, sent);
 	memset(hdr, 0xa5, SST_HDR_LEN);
 
-	rpcrdma_send_sges_init(ss, f.device, 0x1234, v->max);
-	if (premap != SST_PREMAP_NONE)
-		rpcrdma_send_sges_premapped_hdr(ss, (uintptr_t)hdr);
-	if (premap == SST_PREMAP_BUF || premap == SST_PREMAP_PART) {
-		/* Virtual DMA: the DMA address is the kernel address. */
-		buf_len = v->head + 1 + v->tail;
-		if (premap == SST_PREMAP_PART && v->tail)
-			buf_len--;
-		rpcrdma_send_sges_premapped_buf(ss, buf, buf_len,
-						(uintptr_t)buf);
-	}
+	buf_len = sst_premap(test, ss, &f, premap);
 	rc = rpcrdma_send_sges_build(ss, hdr, 4 * PAGE_SIZE, SST_HDR_LEN, xdr,
 				     split, resume);
 	KUNIT_ASSERT_EQ(test, rc, 0);
@@ -379,21 +394,8 @@ static void send_sges_fast_case(struct kunit *test)
 
 	sst_setup(test, &f);
 	for (k = 0; k < ARRAY_SIZE(premaps); k++) {
-		size_t buf_len = v->head + 1 + v->tail;
-		struct rpcrdma_send_sges *ss[] = { gen, fast };
-
-		if (premaps[k] == SST_PREMAP_PART && v->tail)
-			buf_len--;
-		for (i = 0; i < ARRAY_SIZE(ss); i++) {
-			rpcrdma_send_sges_init(ss[i], f.device, 0x1234, v->max);
-			if (premaps[k] == SST_PREMAP_NONE)
-				continue;
-			rpcrdma_send_sges_premapped_hdr(ss[i], (uintptr_t)f.hdr);
-			if (premaps[k] == SST_PREMAP_HDR)
-				continue;
-			rpcrdma_send_sges_premapped_buf(ss[i], f.buf, buf_len,
-							(uintptr_t)f.buf);
-		}
+		sst_premap(test, gen, &f, premaps[k]);
+		sst_premap(test, fast, &f, premaps[k]);
 		rc = rpcrdma_send_sges_build(gen, f.hdr, 4 * PAGE_SIZE,
 					     SST_HDR_LEN, &f.xdr, f.split, f.resume);
 		KUNIT_ASSERT_EQ(test, rc, 0);
@@ -429,7 +431,7 @@ static void send_sges_head_case(struct kunit *test)
 	};
 	const struct sst_vec *v = test->param_value;
 	struct rpcrdma_send_sges *gen = sst_sges(test), *fast = sst_sges(test);
-	unsigned int i, k, len;
+	unsigned int k, len;
 	struct sst_fix f;
 	bool expect;
 	int rc;
@@ -437,19 +439,8 @@ static void send_sges_head_case(struct kunit *test)
 	sst_setup(test, &f);
 	len = f.xdr.len;
 	for (k = 0; k < ARRAY_SIZE(premaps); k++) {
-		struct rpcrdma_send_sges *ss[] = { gen, fast };
-
-		for (i = 0; i < ARRAY_SIZE(ss); i++) {
-			rpcrdma_send_sges_init(ss[i], f.device, 0x1234, v->max);
-			if (premaps[k] == SST_PREMAP_NONE)
-				continue;
-			rpcrdma_send_sges_premapped_hdr(ss[i], (uintptr_t)f.hdr);
-			if (premaps[k] == SST_PREMAP_BUF)
-				rpcrdma_send_sges_premapped_buf(ss[i], f.buf,
-								v->head + 1 +
-								v->tail,
-								(uintptr_t)f.buf);
-		}
+		sst_premap(test, gen, &f, premaps[k]);
+		sst_premap(test, fast, &f, premaps[k]);
 		expect = premaps[k] == SST_PREMAP_HDR && v->max >= 2 && len &&
 			 len == v->head &&
 			 offset_in_page(f.buf) + len <= PAGE_SIZE;
