@@ -18,7 +18,9 @@ guest to read them.  Runs until killed.
 The counts, so far: the instructions executed in all, in rpcrdma.ko,
 rdma_rxe.ko, sunrpc.ko and ib_core.ko; the iterations of REP string
 instructions, in all and charged to each of the four modules; the bytes
-they moved or stored, the same way (insn-count.c says how).  New counts
+they moved or stored, the same way (insn-count.c says how); the calls
+rpcrdma.ko made to the functions that wake a task or queue work, and
+the runs of completion-queue polls.  New counts
 are only ever appended, here as in the plugin's file, so a column keeps
 its place: column 3 and 4 are always the two guests' instructions.
 
@@ -64,7 +66,8 @@ def qemu_pid(out, guest):
 MODULES = ("rpcrdma", "rxe", "sunrpc", "ibcore")
 FIELDS = (("insns",) + tuple(f"{m}_insns" for m in MODULES) +
           ("rep_iters",) + tuple(f"{m}_rep_iters" for m in MODULES) +
-          ("rep_bytes",) + tuple(f"{m}_rep_bytes" for m in MODULES))
+          ("rep_bytes",) + tuple(f"{m}_rep_bytes" for m in MODULES) +
+          ("wake_calls", "work_runs"))
 
 
 def insns(out, guest):

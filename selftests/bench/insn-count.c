@@ -15,7 +15,10 @@
  *   5       the iterations of the guest's REP string instructions;
  *   6-9     those charged to each range (below);
  *   10      the bytes REP MOVS, STOS, INS and OUTS moved or stored;
- *   11-14   those charged to each range.
+ *   11-14   those charged to each range;
+ *   15      the calls the code of the first range made to the functions
+ *           TEXT's "call" lines name (below);
+ *   16      the runs of the functions TEXT's "entry" lines name.
  *
  * Fields 0-3 are the whole of the file this plugin wrote when it counted
  * three ranges.  TEXT, which the guest writes (text_ranges in
@@ -24,6 +27,15 @@
  * rpcrdma.ko, rdma_rxe.ko, sunrpc.ko (where the stock transport's header
  * XDR runs, in the generic xdr_stream helpers) and ib_core.ko.
  * host_cpu.py reads OUT at every mark the bench makes.
+ *
+ * TEXT may also hold "call NAME ADDRESS" and "entry NAME ADDRESS" lines
+ * (at most NR_WATCHED of each): the functions that wake a task or queue
+ * work (queue_work_on(), svc_xprt_enqueue(), xprt_complete_rqst(), ...),
+ * whose calls from the first range (the transport) are counted, and
+ * functions that run as work items (ib_cq_poll_work(), a completion
+ * queue's poll), whose runs are counted.  These count, without costing
+ * the guest an instruction, the wake-ups the transport asks for, where
+ * the guest's context switches also count those of everything else.
  *
  * Unlike any clock, these counts do not depend on how fast the host
  * runs the guest or how often it is descheduled, so the instructions a
@@ -38,6 +50,18 @@
  * A range's count is the sum over its pages, so a module's code is
  * counted wherever and whenever it was translated; the counters of a
  * page a module left are simply not summed once TEXT no longer lists it.
+ *
+ * Calls and runs.  Every block that starts in the module area gets a
+ * counter of its executions (a slot, by address), and the slot keeps the
+ * target of the CALL rel32 or JMP rel32 (a tail call) the block ends
+ * with.  TCG ends a block at every call, so a block ending in a call
+ * makes that call each time it runs (a block left early by a fault
+ * counts anyway: rare), and a function's first block runs each time the
+ * function does.  Counting every block, not only the watched ones, lets
+ * TEXT name its functions after they were translated: which slots add
+ * up to fields 15 and 16 is worked out whenever TEXT changes, and for
+ * every block translated since.  An indirect call is not counted; the
+ * functions watched are called directly.
  *
  * REP string instructions.  QEMU 10 runs a REP MOVS, STOS, CMPS, SCAS,
  * LODS, INS or OUTS to its end inside its translation block, so the
@@ -106,13 +130,30 @@
 /* Blocks profiled, at most (their counters: 8 MiB per vCPU). */
 #define PROFILE_SLOTS		1048576
 #define PROFILE_HASH		(2 * PROFILE_SLOTS)
+/* Module-area blocks with an execution count, at most (2 MiB per vCPU). */
+#define SITE_SLOTS		262144
+#define SITE_HASH		(2 * SITE_SLOTS)
+/* TEXT's "call" and "entry" lines, at most, each. */
+#define NR_WATCHED		32
+/* Slots summed into each of fields 15 and 16, at most. */
+#define MAX_COUNTED		8192
 
 /* The fields of OUT: see the top of this file. */
 enum {
 	OUT_INSNS = 0,
 	OUT_REP_ITERS = 1 + NR_RANGES,
 	OUT_REP_BYTES = 2 * (1 + NR_RANGES),
-	OUT_FIELDS = 3 * (1 + NR_RANGES),
+	OUT_WAKE_CALLS = 3 * (1 + NR_RANGES),
+	OUT_WORK_RUNS,
+	OUT_FIELDS,
+};
+
+/* What a slot's executions are summed into, if anything. */
+enum site_kind {
+	SITE_CALL,	/* a call from the first range to a watched function */
+	SITE_ENTRY,	/* the first block of a watched work function */
+	NR_SITE_KINDS,
+	SITE_NONE = NR_SITE_KINDS,
 };
 
 /*
@@ -130,6 +171,7 @@ enum {
 
 #define EFLAGS_RF		0x10000ULL	/* bit 16 */
 #define CALL_REL32		0xe8
+#define JMP_REL32		0xe9
 
 /* One vCPU's counters: its scoreboard entry. */
 struct insn_counts {
@@ -151,6 +193,32 @@ struct block_counts {
 	__u64 insns[PROFILE_SLOTS];
 };
 
+/* One vCPU's executions of module-area blocks: its entry in site_board. */
+struct site_counts {
+	__u64 execs[SITE_SLOTS];
+};
+
+/*
+ * The module-area blocks, by address (open addressing, address + 1, 0:
+ * free, -> slot + 1), the target each slot's block ends with a call to
+ * (0: none), and the slots whose executions fields 15 and 16 sum, all
+ * under site_lock, as are the watched addresses and ranges[0] they are
+ * judged by.
+ */
+struct site_table {
+	__u64 key[SITE_HASH];
+	unsigned int slot[SITE_HASH];
+	__u64 pc[SITE_SLOTS];
+	__u64 target[SITE_SLOTS];
+	unsigned char kind[SITE_SLOTS];
+	unsigned int nr_slots;
+	bool full_warned;
+	unsigned int counted[NR_SITE_KINDS][MAX_COUNTED];
+	unsigned int nr_counted[NR_SITE_KINDS];
+	__u64 watched[NR_SITE_KINDS][NR_WATCHED];
+	unsigned int nr_watched[NR_SITE_KINDS];
+};
+
 __attribute__((visibility("default"))) int qemu_plugin_version = 4;
 
 static struct qemu_plugin_scoreboard *counts;
@@ -162,6 +230,9 @@ static unsigned int block_slot[PROFILE_HASH];
 static unsigned int nr_blocks;
 static char *request_path;
 static struct text_range ranges[NR_RANGES];
+static struct qemu_plugin_scoreboard *site_board;
+static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct site_table *sites;
 static const char *text_path;
 static struct timespec text_mtime;
 static __u64 *shared;
@@ -206,12 +277,6 @@ static int block_find(__u64 pc)
 	return slot;
 }
 
-/* The counter of page @page of the module area. */
-static struct qemu_plugin_u64 page_slot(size_t page)
-{
-	return count_slot(offsetof(struct insn_counts, page[page]));
-}
-
 /* Little-endian bytes to a number. */
 static __u64 le_bytes(const unsigned char *b, size_t len)
 {
@@ -220,6 +285,148 @@ static __u64 le_bytes(const unsigned char *b, size_t len)
 	while (len--)
 		v = v << 8 | b[len];
 	return v;
+}
+
+static struct qemu_plugin_u64 site_slot_u64(unsigned int slot)
+{
+	return (struct qemu_plugin_u64){
+		.score = site_board,
+		.offset = slot * sizeof(__u64),
+	};
+}
+
+static bool site_watched(enum site_kind kind, __u64 addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < sites->nr_watched[kind]; i++)
+		if (sites->watched[kind][i] == addr)
+			return true;
+	return false;
+}
+
+/* Whether @pc, in the module area, lies in the first range. */
+static bool in_first_range(__u64 pc)
+{
+	__u64 page = (pc - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
+
+	return page >= ranges[0].first_page &&
+	       page < ranges[0].first_page + ranges[0].nr_pages;
+}
+
+/* What @slot's executions count as now; site_lock held. */
+static enum site_kind site_judge(unsigned int slot)
+{
+	if (site_watched(SITE_ENTRY, sites->pc[slot]))
+		return SITE_ENTRY;
+	if (sites->target[slot] && in_first_range(sites->pc[slot]) &&
+	    site_watched(SITE_CALL, sites->target[slot]))
+		return SITE_CALL;
+	return SITE_NONE;
+}
+
+/* Judge @slot and add it to the slots summed; site_lock held. */
+static void site_add(unsigned int slot)
+{
+	enum site_kind kind = site_judge(slot);
+
+	sites->kind[slot] = kind;
+	if (kind == SITE_NONE)
+		return;
+	if (sites->nr_counted[kind] == MAX_COUNTED) {
+		sites->kind[slot] = SITE_NONE;
+		return;
+	}
+	sites->counted[kind][sites->nr_counted[kind]++] = slot;
+}
+
+/* Take @slot out of the slots summed, if it is in; site_lock held. */
+static void site_remove(unsigned int slot)
+{
+	enum site_kind kind = sites->kind[slot];
+	unsigned int i;
+
+	if (kind == SITE_NONE)
+		return;
+	for (i = 0; i < sites->nr_counted[kind]; i++)
+		if (sites->counted[kind][i] == slot)
+			break;
+	if (i < sites->nr_counted[kind])
+		sites->counted[kind][i] =
+			sites->counted[kind][--sites->nr_counted[kind]];
+	sites->kind[slot] = SITE_NONE;
+}
+
+/* Judge every slot again (TEXT changed, or a slot's target); lock held. */
+static void sites_rejudge(void)
+{
+	unsigned int slot;
+
+	memset(sites->nr_counted, 0, sizeof(sites->nr_counted));
+	for (slot = 0; slot < sites->nr_slots; slot++)
+		site_add(slot);
+}
+
+/*
+ * The slot of the module-area block at @pc, which ends in a call to
+ * @target (0: no call), a new one if need be; -1 if the table is full.
+ */
+static int site_find(__u64 pc, __u64 target)
+{
+	unsigned int h = (pc >> 2) % SITE_HASH;
+	int slot = -1;
+
+	pthread_mutex_lock(&site_lock);
+	while (sites->key[h] && sites->key[h] != pc + 1)
+		h = (h + 1) % SITE_HASH;
+	if (sites->key[h]) {
+		slot = sites->slot[h] - 1;
+		/* New code at an old address: a module was loaded there. */
+		if (sites->target[slot] != target) {
+			sites->target[slot] = target;
+			site_remove(slot);
+			site_add(slot);
+		}
+	} else if (sites->nr_slots < SITE_SLOTS) {
+		slot = sites->nr_slots++;
+		sites->key[h] = pc + 1;
+		sites->slot[h] = slot + 1;
+		sites->pc[slot] = pc;
+		sites->target[slot] = target;
+		site_add(slot);
+	} else if (!sites->full_warned) {
+		sites->full_warned = true;
+		fprintf(stderr, "insn-count: over %d module blocks: calls and runs undercounted\n",
+			SITE_SLOTS);
+	}
+	pthread_mutex_unlock(&site_lock);
+	return slot;
+}
+
+/* Count the executions of @tb in @slot. */
+static void site_count_execs(struct qemu_plugin_tb *tb, int slot)
+{
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							  site_slot_u64(slot), 1);
+}
+
+/* The target of the CALL rel32 or JMP rel32 @insn is, or 0. */
+static __u64 call_target(struct qemu_plugin_insn *insn)
+{
+	unsigned char b[5];
+
+	if (qemu_plugin_insn_size(insn) != sizeof(b) ||
+	    qemu_plugin_insn_data(insn, b, sizeof(b)) != sizeof(b) ||
+	    (b[0] != CALL_REL32 && b[0] != JMP_REL32))
+		return 0;
+	return qemu_plugin_insn_vaddr(insn) + sizeof(b) +
+	       (__s64)(__s32)le_bytes(b + 1, 4);
+}
+
+/* The counter of page @page of the module area. */
+static struct qemu_plugin_u64 page_slot(size_t page)
+{
+	return count_slot(offsetof(struct insn_counts, page[page]));
 }
 
 /*
@@ -424,6 +631,9 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 		page = (pc - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 								  page_slot(page), n);
+		slot = site_find(pc, call_target(qemu_plugin_tb_get_insn(tb, n - 1)));
+		if (slot >= 0)
+			site_count_execs(tb, slot);
 	}
 	if (!block_board)
 		return;
@@ -505,14 +715,35 @@ static void profile_request(void)
 	unlink(request_path);
 }
 
-/* Reread TEXT if it changed: at most NR_RANGES "NAME START END" lines. */
+/* One "NAME START END" line of TEXT, for range @i. */
+static void text_range_set(int i, unsigned long long start,
+			   unsigned long long end)
+{
+	if (start < MODULE_AREA_START || end > MODULE_AREA_END || start >= end)
+		return;
+	ranges[i].first_page = (start - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
+	ranges[i].nr_pages = ((end - MODULE_AREA_START - 1) >> AREA_PAGE_SHIFT) -
+			     ranges[i].first_page + 1;
+}
+
+/* One "call NAME ADDRESS" or "entry NAME ADDRESS" line of TEXT. */
+static void text_watch(enum site_kind kind, unsigned long long addr)
+{
+	if (sites->nr_watched[kind] < NR_WATCHED)
+		sites->watched[kind][sites->nr_watched[kind]++] = addr;
+}
+
+/*
+ * Reread TEXT if it changed: at most NR_RANGES "NAME START END" lines,
+ * in order, and the "call" and "entry" lines.
+ */
 static void text_reload(void)
 {
 	unsigned long long start, end;
+	char line[256], name[64];
 	struct stat st;
-	char name[64];
+	int nr_ranges = 0;
 	FILE *f;
-	int i;
 
 	if (!text_path || stat(text_path, &st))
 		return;
@@ -523,18 +754,34 @@ static void text_reload(void)
 	if (!f)
 		return;
 	text_mtime = st.st_mtim;
+	pthread_mutex_lock(&site_lock);
 	memset(ranges, 0, sizeof(ranges));
-	for (i = 0; i < NR_RANGES &&
-	     fscanf(f, "%63s %llx %llx", name, &start, &end) == 3; i++) {
-		if (start < MODULE_AREA_START || end > MODULE_AREA_END ||
-		    start >= end)
-			continue;
-		ranges[i].first_page = (start - MODULE_AREA_START) >>
-				       AREA_PAGE_SHIFT;
-		ranges[i].nr_pages = ((end - MODULE_AREA_START - 1) >>
-				      AREA_PAGE_SHIFT) - ranges[i].first_page + 1;
+	memset(sites->nr_watched, 0, sizeof(sites->nr_watched));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "call %63s %llx", name, &start) == 2)
+			text_watch(SITE_CALL, start);
+		else if (sscanf(line, "entry %63s %llx", name, &start) == 2)
+			text_watch(SITE_ENTRY, start);
+		else if (nr_ranges < NR_RANGES &&
+			 sscanf(line, "%63s %llx %llx", name, &start, &end) == 3)
+			text_range_set(nr_ranges++, start, end);
 	}
+	sites_rejudge();
+	pthread_mutex_unlock(&site_lock);
 	fclose(f);
+}
+
+/* The executions of the slots that count as @kind, every vCPU summed. */
+static __u64 sites_sum(enum site_kind kind)
+{
+	__u64 sum = 0;
+	unsigned int i;
+
+	pthread_mutex_lock(&site_lock);
+	for (i = 0; i < sites->nr_counted[kind]; i++)
+		sum += qemu_plugin_u64_sum(site_slot_u64(sites->counted[kind][i]));
+	pthread_mutex_unlock(&site_lock);
+	return sum;
 }
 
 /* The sum over every vCPU of the @n counters from @offset of its entry. */
@@ -584,6 +831,10 @@ static void publish(void)
 					 range_sum(&ranges[i], field_offset[kind][1]),
 					 __ATOMIC_RELAXED);
 	}
+	__atomic_store_n(&shared[OUT_WAKE_CALLS], sites_sum(SITE_CALL),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&shared[OUT_WORK_RUNS], sites_sum(SITE_ENTRY),
+			 __ATOMIC_RELAXED);
 }
 
 static void *publish_loop(void *unused)
@@ -648,6 +899,10 @@ int qemu_plugin_install(__u64 id, const struct qemu_info_t *info,
 	}
 	shared = map;
 	counts = qemu_plugin_scoreboard_new(sizeof(struct insn_counts));
+	sites = calloc(1, sizeof(*sites));
+	if (!sites)
+		return -1;
+	site_board = qemu_plugin_scoreboard_new(sizeof(struct site_counts));
 	if (profile) {
 		request_path = malloc(strlen(path) + sizeof(".req"));
 		if (!request_path)

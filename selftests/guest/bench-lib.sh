@@ -72,11 +72,25 @@ load_module() {
 	text_ranges
 }
 
+# The functions through which a transport queues work or wakes a task or
+# a thread, each time it calls them (insn-count.so counts rpcrdma.ko's
+# calls to them), and the work function that polls a completion queue
+# (its runs counted): the wake-ups the transport asks for.  Wait-queue
+# searches that mostly find nobody (__wake_up(), xprt_write_space(),
+# xprt_wake_up_backlog(), ...) are left out: a call that wakes nobody
+# costs no switch (Documentation/performance.rst).
+WAKE_CALLS="queue_work_on queue_delayed_work_on mod_delayed_work_on
+	wake_up_process complete complete_all
+	svc_xprt_enqueue svc_xprt_received xprt_complete_rqst"
+WORK_RUNS="ib_cq_poll_work"
+
 # text_ranges: tell the host's instruction counter (insn-count.so) where
 # the code of rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko is now:
 # "NAME START END" per module, in that order (the plugin's counts keep
 # it), from their functions in /proc/kallsyms (END: the page after the
-# one holding the last function, so that its body is in).
+# one holding the last function, so that its body is in); then "call
+# NAME ADDRESS" for each of WAKE_CALLS and "entry NAME ADDRESS" for each
+# of WORK_RUNS.
 text_ranges() {
 	local m lo hi
 
@@ -91,6 +105,14 @@ text_ranges() {
 		fi
 		printf '%s %s %x\n' "$m" "$lo" $(( (16#${hi:-$lo} & ~4095) + 8192 ))
 	done >"/out/$GUEST_NAME/text-ranges.new"
+	awk -v calls="$WAKE_CALLS" -v runs="$WORK_RUNS" '
+		BEGIN {
+			n = split(calls, c); for (i = 1; i <= n; i++) kind[c[i]] = "call"
+			n = split(runs, r); for (i = 1; i <= n; i++) kind[r[i]] = "entry"
+		}
+		($2 == "t" || $2 == "T") && ($3 in kind) && !seen[$3]++ {
+			print kind[$3], $3, $1
+		}' /proc/kallsyms >>"/out/$GUEST_NAME/text-ranges.new"
 	mv "/out/$GUEST_NAME/text-ranges.new" "/out/$GUEST_NAME/text-ranges"
 	text_syms
 }
