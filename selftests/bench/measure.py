@@ -30,6 +30,9 @@ from host_cpu import FIELDS, MODULES  # noqa: E402
 GUEST_FIELDS = ("busy", "all", "ctxt", "irqs")
 COUNTS_AT = 2 * len(GUEST_FIELDS) + 2
 ROLES = ("client", "server")
+# Wake-up calls per RPC a client's rpcrdma.ko makes at least (one
+# xprt_complete_rqst() a reply, less the few RPCs of the window's edges).
+MIN_CLIENT_WAKE_CALLS = 0.95
 
 
 def grew(begin, end, i):
@@ -102,6 +105,26 @@ def figures(job, unit, figure, ops, wrpcs, begin, end):
                 rec.append((f"{job}_{m}_rep_{what}_rpc_{r}",
                             per_rpc(count_grew(begin, end, f"{m}_rep_{what}",
                                                r), wrpcs)))
+    # The wake-ups the transport asks for: rpcrdma.ko's calls to the
+    # functions that wake a task or queue work, and the completion
+    # queues' polls, each a work item run (an older plugin has none).
+    # Either client module calls xprt_complete_rqst() once for every
+    # reply: a client count below that is a plugin that lost calls.
+    calls = count_grew(begin, end, "wake_calls", "client")
+    lost = calls is not None and calls < MIN_CLIENT_WAKE_CALLS * wrpcs
+    if lost:
+        log.append(f"  {job}: the client's rpcrdma.ko made {calls} wake-up "
+                   f"calls for {wrpcs} RPCs, fewer than one a reply: "
+                   "wake-up counts not recorded")
+    for r in ROLES:
+        calls = count_grew(begin, end, "wake_calls", r)
+        runs = count_grew(begin, end, "work_runs", r)
+        if lost or calls is None or runs is None:
+            continue
+        rec.append((f"{job}_wake_calls_rpc_{r}", per_rpc(calls, wrpcs)))
+        rec.append((f"{job}_cq_polls_rpc_{r}", per_rpc(runs, wrpcs)))
+        rec.append((f"{job}_transport_wakes_rpc_{r}",
+                    per_rpc(calls + runs, wrpcs)))
     summary = []
     for r in ROLES:
         out = r

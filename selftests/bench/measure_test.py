@@ -83,6 +83,31 @@ class Figures(unittest.TestCase):
         self.assertIn("job_ibcore_insns_rpc_server", rec)
         self.assertFalse([m for m in rec if "rep_" in m])
 
+    def test_wake_ups_per_rpc(self):
+        # 1000 calls and 460 polls (client) over 1000 RPCs.
+        calls, runs = FIELDS.index("wake_calls"), FIELDS.index("work_runs")
+        grow = {calls: 1000, runs: 460}
+        rec, log = figures(lambda i: grow.get(i, 10 ** 6))
+        self.assertEqual(rec["job_wake_calls_rpc_client"], "1.00")
+        self.assertEqual(rec["job_cq_polls_rpc_client"], "0.46")
+        self.assertEqual(rec["job_transport_wakes_rpc_client"], "1.46")
+        self.assertEqual(rec["job_transport_wakes_rpc_server"], "2.92")
+        self.assertEqual(len(log), 2)
+
+    def test_wake_calls_lost(self):
+        # Fewer calls than replies: the plugin missed some; no figures.
+        calls, runs = FIELDS.index("wake_calls"), FIELDS.index("work_runs")
+        grow = {calls: 940, runs: 460}
+        rec, log = figures(lambda i: grow.get(i, 10 ** 6))
+        self.assertFalse([m for m in rec if "wake" in m or "polls" in m])
+        self.assertIn("made 940 wake-up calls for 1000 RPCs", log[1])
+
+    def test_old_plugin_without_wake_counts(self):
+        calls = FIELDS.index("wake_calls")
+        rec, _ = figures(lambda i: 10 ** 6 if i < calls else None)
+        self.assertIn("job_ibcore_rep_bytes_rpc_server", rec)
+        self.assertFalse([m for m in rec if "wake" in m or "polls" in m])
+
     def test_warm_up_round_not_recorded(self):
         begin, end = marks(lambda i: None)
         d = os.path.join(os.environ.get("TMPDIR", "/tmp"),

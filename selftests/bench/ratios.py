@@ -28,6 +28,15 @@ without REP executes at least one per element), so that a design which
 copies does not look free; *_transport_rep_bytes_rpc_* is the bytes
 those REP instructions moved or stored.
 
+*_transport_wakes_rpc_* is the wake-ups the transport asks for per
+RPC, counted by insn-count.so at no cost to the guest: the calls
+rpcrdma.ko makes to the functions that wake a task or a thread or queue
+work (*_wake_calls_rpc_*) and the runs of the completion queues' polls
+(*_cq_polls_rpc_*), each a work item.  Unlike *_ctxsw_rpc_*, it does
+not count the switches of fio, NFS, rpciod or rdma_rxe, the same work
+for both modules, that move with how the two guests' timing lets them
+share one wake-up.
+
 The closing "highest CPU-per-operation ratio" is taken over the
 *_cpu_us_GUEST rows of the guest whose module is swapped (of both
 guests when the title begins "both ends").
@@ -63,7 +72,8 @@ jobs of BENCH_JOBS), for the guest whose module is swapped (both
 guests for "both ends"): JOB_transport_insns_rpc_GUEST at most GOAL
 (0.90) of stock's on every job, and, over the same rounds, the guards:
 JOB_rxe_insns_rpc_GUEST, JOB_ibcore_insns_rpc_GUEST and
-JOB_ctxsw_rpc_GUEST at most GUARD (1.02) of stock's, and the REP bytes
+JOB_ctxsw_rpc_GUEST and JOB_transport_wakes_rpc_GUEST at most GUARD
+(1.02) of stock's, and the REP bytes
 per RPC charged to the transport, to rdma_rxe and to ib_core no more
 than 2% above stock's, or REP_SLACK (8) bytes above, whichever is more
 (a figure near zero would fail on a stray memset otherwise).  A job the
@@ -90,6 +100,7 @@ REP_SLACK = 8.0
 GUARDS = (("rxe", "rxe_insns_rpc", False),
           ("ib_core", "ibcore_insns_rpc", False),
           ("ctxsw", "ctxsw_rpc", False),
+          ("transport wake-ups", "transport_wakes_rpc", False),
           ("REP bytes transport", "transport_rep_bytes_rpc", True),
           ("REP bytes rxe", "rxe_rep_bytes_rpc", True),
           ("REP bytes ib_core", "ibcore_rep_bytes_rpc", True))
@@ -102,7 +113,8 @@ def is_host_model(metric):
 def is_cost(metric):
     return not is_host_model(metric) and any(
         k in metric for k in ("_cpu_us_", "insns_", "_ctxsw_rpc_",
-                              "_irqs_rpc_", "_rep_"))
+                              "_irqs_rpc_", "_rep_", "_wake_calls_rpc_",
+                              "_cq_polls_rpc_", "_wakes_rpc_"))
 
 
 def table(vals, metrics, title):

@@ -140,6 +140,7 @@ class RepStrings(unittest.TestCase):
 STOCK = {"rpcrdma_insns": 2000, "sunrpc_insns": 5000,
          "rpcrdma_rep_iters": 0, "sunrpc_rep_iters": 0,
          "rxe_insns": 11000, "ibcore_insns": 900, "ctxsw": 3.0,
+         "transport_wakes": 1.5,
          "rpcrdma_rep_bytes": 0, "sunrpc_rep_bytes": 64,
          "rxe_rep_bytes": 4096, "ibcore_rep_bytes": 0}
 # Ours: transport 0.80 of stock's, the rest as stock's.
@@ -170,6 +171,7 @@ def bench_csv(guests=("client",), jobs=None, rounds=3, **ours):
                         name = name.replace("_rep_iters", "_rep_iters_rpc")
                         name = name.replace("_rep_bytes", "_rep_bytes_rpc")
                         name = name.replace("ctxsw", "ctxsw_rpc")
+                        name = name.replace("_wakes", "_wakes_rpc")
                         lines.append(f"{rnd},{mod},{job}_{name}_{guest},"
                                      f"{value}")
     return "\n".join(lines) + "\n"
@@ -215,6 +217,14 @@ class Verdict(unittest.TestCase):
         line = verdict_of(bench_csv(ctxsw={"nconnect": 3.3}))
         self.assertIn("guards: ctxsw 1.10 (nconnect) > 1.02", line)
 
+    def test_transport_wake_up_guard(self):
+        # Guest-wide switches as stock's, but the transport asks for
+        # more wake-ups: only the transport's own count sees it.
+        line = verdict_of(bench_csv(transport_wakes={"randwrite": 1.56}))
+        self.assertEqual(line, "verdict client: FAIL transport <= 0.90 "
+                         "(highest 0.80, write); guards: transport wake-ups "
+                         "1.04 (randwrite) > 1.02")
+
     def test_rep_bytes_guard(self):
         # Work moved from the transport into rdma_rxe's copies.
         line = verdict_of(bench_csv(rxe_rep_bytes={"randwrite": 8192}))
@@ -252,6 +262,10 @@ class Verdict(unittest.TestCase):
         self.assertIn("INCOMPLETE", line)
         self.assertIn("guards ok where measured; guards not measured: "
                       "ib_core, REP bytes transport", line)
+        # One made before the transport's wake-ups were counted.
+        line = verdict_of(bench_csv(transport_wakes=None))
+        self.assertIn("guards ok where measured; guards not measured: "
+                      "transport wake-ups", line)
 
     def test_both_ends(self):
         line = verdict_of(bench_csv(guests=("client", "server"),
