@@ -30,9 +30,11 @@ from host_cpu import FIELDS, MODULES  # noqa: E402
 GUEST_FIELDS = ("busy", "all", "ctxt", "irqs")
 COUNTS_AT = 2 * len(GUEST_FIELDS) + 2
 ROLES = ("client", "server")
-# Wake-up calls per RPC a client's rpcrdma.ko makes at least (one
-# xprt_complete_rqst() a reply, less the few RPCs of the window's edges).
-MIN_CLIENT_WAKE_CALLS = 0.95
+# Wake-up calls per RPC below which a client's count is a plugin that
+# lost them: either module calls xprt_complete_rqst() once a reply, and
+# the RPC count's window is a little wider than the marks' (0.91 to 1.00
+# a reply in the runs so far, nconnect the lowest).
+MIN_CLIENT_WAKE_CALLS = 0.5
 
 
 def grew(begin, end, i):
@@ -109,7 +111,7 @@ def figures(job, unit, figure, ops, wrpcs, begin, end):
     # functions that wake a task or queue work, and the completion
     # queues' polls, each a work item run (an older plugin has none).
     # Either client module calls xprt_complete_rqst() once for every
-    # reply: a client count below that is a plugin that lost calls.
+    # reply: a client count far below that is a plugin that lost calls.
     calls = count_grew(begin, end, "wake_calls", "client")
     lost = calls is not None and calls < MIN_CLIENT_WAKE_CALLS * wrpcs
     if lost:

@@ -97,10 +97,14 @@ class Figures(unittest.TestCase):
     def test_wake_calls_lost(self):
         # Fewer calls than replies: the plugin missed some; no figures.
         calls, runs = FIELDS.index("wake_calls"), FIELDS.index("work_runs")
-        grow = {calls: 940, runs: 460}
+        grow = {calls: 490, runs: 460}
         rec, log = figures(lambda i: grow.get(i, 10 ** 6))
         self.assertFalse([m for m in rec if "wake" in m or "polls" in m])
-        self.assertIn("made 940 wake-up calls for 1000 RPCs", log[1])
+        self.assertIn("made 490 wake-up calls for 1000 RPCs", log[1])
+        # A window's edges: 0.91 a reply is a count, not a loss.
+        grow[calls] = 910
+        rec, log = figures(lambda i: grow.get(i, 10 ** 6))
+        self.assertEqual(rec["job_wake_calls_rpc_client"], "0.91")
 
     def test_old_plugin_without_wake_counts(self):
         calls = FIELDS.index("wake_calls")
