@@ -7,7 +7,8 @@
 #      (C=2: every file), not a single warning;
 #   2. checkpatch --strict on every source file, every knob the harness
 #      reads documented, the list of selftests in Documentation/ as their
-#      headers say, and the unit tests of the bench's ratios.py;
+#      headers say, and the unit tests of the bench's arithmetic and of
+#      its instruction counter;
 #   3. KUnit in the debug test kernel (each test case counts);
 #   4. the QEMU selftests (each test counts).
 # Ends with "N passed, N failed" (CI reads that last line), after a line
@@ -131,6 +132,12 @@ python3 "$RPCRDMA_TOP/selftests/bench/wakes_test.py" >"$log/wakes.log" 2>&1
 rc=$?
 tail -n 3 "$log/wakes.log"
 count $rc "wakes.py sets a job's wake-ups per RPC side by side"
+{ gcc -O2 -Wall -Werror -o "$log/insn_count_test" \
+	"$RPCRDMA_TOP/selftests/bench/insn_count_test.c" -lpthread &&
+	"$log/insn_count_test"; } >"$log/insn-count.log" 2>&1
+rc=$?
+tail -n 3 "$log/insn-count.log"
+count $rc "insn-count.so decodes REP strings and calls, sums calls and runs"
 
 echo "== test kernel"
 if "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >"$log/kernel.log" 2>&1; then
