@@ -72,18 +72,14 @@ class WakesTest(unittest.TestCase):
 
     def test_report(self):
         # Two recorded rounds and the warm-up, which does not count.
-        self.write("wakes-client-0-stock-rand_write_4k.txt",
-                   wakes_file(1000, 900, 900, 9000))
-        self.write("wakes-client-1-ours-rand_write_4k.txt",
-                   wakes_file(1000, 300, 800, 1500))
-        self.write("wakes-client-1-stock-rand_write_4k.txt",
-                   wakes_file(2000, 900, 1500, 3000))
-        self.write("wakes-client-2-ours-rand_write_4k.txt",
-                   wakes_file(1000, 320, 760, 1500))
-        self.write("wakes-client-2-stock-rand_write_4k.txt",
-                   wakes_file(1000, 470, 750, 1500))
-        self.write("wakes-client-1-ours-seq_read.txt",
-                   wakes_file(1000, 1, 1, 1))
+        for name, figures in (
+                ("0-stock-rand_write_4k", (1000, 900, 900, 9000)),
+                ("1-ours-rand_write_4k", (1000, 300, 800, 1500)),
+                ("1-stock-rand_write_4k", (2000, 900, 1500, 3000)),
+                ("2-ours-rand_write_4k", (1000, 320, 760, 1500)),
+                ("2-stock-rand_write_4k", (1000, 470, 750, 1500)),
+                ("1-ours-seq_read", (1000, 1, 1, 1))):
+            self.write(f"wakes-client-{name}.txt", wakes_file(*figures))
         rows = {(s, k): (st, o) for s, k, st, o in
                 wakes.rows(wakes.collect(self.dir.name,
                                          "rand_write_4k")[
