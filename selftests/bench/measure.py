@@ -110,13 +110,12 @@ def figures(job, unit, figure, ops, wrpcs, begin, end):
     # The wake-ups the transport asks for: rpcrdma.ko's calls to the
     # functions that wake a task or queue work, and the completion
     # queues' polls, each a work item run (an older plugin has none).
-    # Either client module calls xprt_complete_rqst() once for every
-    # reply: a client count far below that is a plugin that lost calls.
+    # A client count below MIN_CLIENT_WAKE_CALLS: a plugin that lost calls.
     calls = count_grew(begin, end, "wake_calls", "client")
     lost = calls is not None and calls < MIN_CLIENT_WAKE_CALLS * wrpcs
     if lost:
         log.append(f"  {job}: the client's rpcrdma.ko made {calls} wake-up "
-                   f"calls for {wrpcs} RPCs, fewer than one a reply: "
+                   f"calls for {wrpcs} RPCs, fewer than half a reply's: "
                    "wake-up counts not recorded")
     for r in ROLES:
         calls = count_grew(begin, end, "wake_calls", r)
