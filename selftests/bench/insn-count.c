@@ -257,15 +257,27 @@ static struct qemu_plugin_u64 block_slot_u64(unsigned int slot)
 	};
 }
 
+/*
+ * Where @pc is, or goes, in the open-addressing table @key of @size
+ * entries (address + 1; 0: free) that the profile and the site table use.
+ */
+static unsigned int addr_probe(const __u64 *key, unsigned int size, __u64 pc)
+{
+	unsigned int h = (pc >> 2) % size;
+
+	while (key[h] && key[h] != pc + 1)
+		h = (h + 1) % size;
+	return h;
+}
+
 /* The profile slot of the block at @pc, a new one if need be; -1 if full. */
 static int block_find(__u64 pc)
 {
-	unsigned int h = (pc >> 2) % PROFILE_HASH;
+	unsigned int h;
 	int slot = -1;
 
 	pthread_mutex_lock(&block_lock);
-	while (block_key[h] && block_key[h] != pc + 1)
-		h = (h + 1) % PROFILE_HASH;
+	h = addr_probe(block_key, PROFILE_HASH, pc);
 	if (block_key[h]) {
 		slot = block_slot[h] - 1;
 	} else if (nr_blocks < PROFILE_SLOTS) {
@@ -373,12 +385,11 @@ static void sites_rejudge(void)
  */
 static int site_find(__u64 pc, __u64 target)
 {
-	unsigned int h = (pc >> 2) % SITE_HASH;
+	unsigned int h;
 	int slot = -1;
 
 	pthread_mutex_lock(&site_lock);
-	while (sites->key[h] && sites->key[h] != pc + 1)
-		h = (h + 1) % SITE_HASH;
+	h = addr_probe(sites->key, SITE_HASH, pc);
 	if (sites->key[h]) {
 		slot = sites->slot[h] - 1;
 		/* New code at an old address: a module was loaded there. */
