@@ -5,7 +5,8 @@
  * offered, encodes a reply with the codec, decodes it as the Receive
  * handler does and checks the outcome xrdma_reply_outcome() decides:
  * the number of bytes placed, or -EIO without touching memory beyond
- * what was offered.
+ * what was offered.  And before a reply is copied into memory an MR of
+ * its call maps, that memory is synced for the CPU.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -343,10 +344,112 @@ static void crt_rdma_error(struct kunit *test)
 	}
 }
 
+/*
+ * An MR of @t's call over @len bytes at @kaddr, mapped for @dir, as a
+ * chunk's registration leaves it; its device is a zeroed one, whose
+ * "DMA" is virtual.
+ */
+static struct xrdma_mr *crt_mr_over(struct kunit *test, struct crt *t,
+				    void *kaddr, unsigned int len,
+				    enum dma_data_direction dir)
+{
+	struct xrdma_mr *mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
+	struct xrdma_ep *ep = kunit_kzalloc(test, sizeof(*ep), GFP_KERNEL);
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA");
+	KUNIT_ASSERT_NOT_NULL(test, mr);
+	KUNIT_ASSERT_NOT_NULL(test, ep);
+	ep->device = kunit_kzalloc(test, sizeof(*ep->device), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ep->device);
+	mr->ep = ep;
+	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
+	sg_set_page(&mr->sg[0], virt_to_page(kaddr), len,
+		    offset_in_page(kaddr));
+	mr->nents = 1;
+	mr->dir = dir;
+	t->req->mrs[t->req->nr_mrs++] = mr;
+	return mr;
+}
+
+/* Which bytes the debug check (rpcrdma.dma_order_check) finds mapped. */
+static void crt_mr_maps_for_device(struct kunit *test)
+{
+	struct crt *t = crt_setup(test, 256, 0, 0);
+	struct page *page = virt_to_page(t->rbuf);
+	unsigned int off = offset_in_page(t->rbuf);
+	struct xrdma_mr *mr = crt_mr_over(test, t, t->rbuf, 128,
+					  DMA_FROM_DEVICE);
+	struct xrdma_mr *rd = crt_mr_over(test, t, t->rbuf + 128, 128,
+					  DMA_TO_DEVICE);
+	struct xrdma_mr *found;
+
+	found = xrdma_mr_maps_for_device(t->req, page, off, 16);
+	KUNIT_EXPECT_PTR_EQ(test, found, mr);
+	found = xrdma_mr_maps_for_device(t->req, page, off + 120, 16);
+	KUNIT_EXPECT_PTR_EQ(test, found, mr);
+	/* The server only reads these: the CPU may write them. */
+	KUNIT_EXPECT_NULL(test, xrdma_mr_maps_for_device(t->req, page,
+							 off + 128, 16));
+	KUNIT_EXPECT_NULL(test, xrdma_mr_maps_for_device(t->req,
+							 t->pages[0], off, 16));
+	xrdma_mrs_sync_for_cpu(t->req);
+	KUNIT_EXPECT_TRUE(test, mr->cpu_owns);
+	KUNIT_EXPECT_FALSE(test, rd->cpu_owns);
+	KUNIT_EXPECT_NULL(test, xrdma_mr_maps_for_device(t->req, page, off,
+							 16));
+}
+
+/*
+ * A reply placed by a copy into memory its call's MRs map: the MRs are
+ * handed to the CPU before the copy (so that their unmap, later, does
+ * not undo it under swiotlb or on non-coherent DMA).  A Long Reply,
+ * copied by nobody, leaves them to the unmap's own sync.
+ */
+static void crt_placement_syncs_mrs(struct kunit *test)
+{
+	u8 *pl = crt_payload(test, 100);
+	struct xrdma_mr *mr;
+	struct crt_ret *r;
+	struct crt *t;
+
+	/* Reply chunk offered over the head, the reply inline after all. */
+	t = crt_setup(test, 256, 4096, 64);
+	crt_offer_reply(test, t);
+	mr = crt_mr_over(test, t, t->rbuf, 256, DMA_FROM_DEVICE);
+	r = crt_ret_alloc(test);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 100), 100);
+	KUNIT_EXPECT_TRUE(test, mr->cpu_owns);
+	KUNIT_EXPECT_MEMEQ(test, t->rbuf, pl, 100);
+
+	/* Write chunk into the pages, the rest of the reply in the head. */
+	t = crt_setup(test, 64, CRT_OFFERED, 64);
+	crt_offer_write(test, t);
+	mr = crt_mr_over(test, t, page_address(t->pages[0]), PAGE_SIZE,
+			 DMA_FROM_DEVICE);
+	r = crt_ret_alloc(test);
+	crt_ret_write(test, r, CRT_HANDLE, 100);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_MSG, r, pl, 40),
+			40 + 100);
+	KUNIT_EXPECT_TRUE(test, mr->cpu_owns);
+
+	/* RDMA_NOMSG: all of it in the Reply chunk, nothing copied. */
+	t = crt_setup(test, 256, 4096, 64);
+	crt_offer_reply(test, t);
+	mr = crt_mr_over(test, t, t->rbuf, 256, DMA_FROM_DEVICE);
+	r = crt_ret_alloc(test);
+	crt_ret_reply(test, r, 300);
+	KUNIT_EXPECT_EQ(test, crt_reply(test, t, RPCRDMA_NOMSG, r, NULL, 0),
+			300);
+	KUNIT_EXPECT_FALSE(test, mr->cpu_owns);
+}
+
 static struct kunit_case rpcrdma_client_reply_cases[] = {
 	KUNIT_CASE_PARAM(crt_reply_case, crt_gen_params),
 	KUNIT_CASE(crt_nomsg_without_chunk),
 	KUNIT_CASE(crt_rdma_error),
+	KUNIT_CASE(crt_mr_maps_for_device),
+	KUNIT_CASE(crt_placement_syncs_mrs),
 	{}
 };
 

@@ -22,6 +22,7 @@
 #ifndef _XPRTRDMA_CLIENT_H
 #define _XPRTRDMA_CLIENT_H
 
+#include <linux/jump_label.h>
 #include <linux/kref.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
@@ -186,6 +187,9 @@ struct xrdma_plan {
  *	MR's resource tracking ID (the "mr.id" of the trace)
  * @seg: the segment as advertised to the peer
  * @remote_invalidated: the peer invalidated it with Send With Invalidate
+ * @cpu_owns: its memory, mapped DMA_FROM_DEVICE, was synced for the CPU
+ *	when the reply arrived (xrdma_mrs_sync_for_cpu()): the reply may be
+ *	placed in it, and the unmap does not sync again
  */
 struct xrdma_mr {
 	struct list_head node;
@@ -203,6 +207,7 @@ struct xrdma_mr {
 	struct rpcrdma_cid cid;
 	struct rpcrdma_segment seg;
 	bool remote_invalidated;
+	bool cpu_owns;
 };
 
 /**
@@ -623,6 +628,35 @@ static inline int xrdma_register_pages(struct xrdma_req *req,
 
 void xrdma_mrs_unstash(struct xrdma_req *req);
 int xrdma_mrs_invalidate(struct xrdma_req *req, const u32 *remote_rkey);
+void xrdma_mrs_sync_for_cpu(struct xrdma_req *req);
+void __xrdma_check_cpu_write(struct xrdma_req *req, const struct xdr_buf *xdr,
+			     const void *kaddr, unsigned int offset,
+			     unsigned int len);
+DECLARE_STATIC_KEY_FALSE(xrdma_dma_order_check);
+
+/**
+ * xrdma_check_cpu_write - before a reply is copied into its receive buffer
+ * @req: request whose reply is being placed
+ * @xdr: its receive buffer, or NULL for @len bytes at @kaddr
+ * @kaddr: with @xdr NULL, the kernel address about to be written
+ * @offset: with @xdr, the first byte of @xdr about to be written
+ * @len: bytes about to be written
+ *
+ * With the module parameter dma_order_check set, warns (once) if an MR
+ * of @req still maps any of those bytes for the device: its unmap would
+ * then overwrite the copy under swiotlb, or discard it where DMA is not
+ * cache-coherent.  A no-op jump otherwise.
+ */
+static __always_inline void xrdma_check_cpu_write(struct xrdma_req *req,
+						  const struct xdr_buf *xdr,
+						  const void *kaddr,
+						  unsigned int offset,
+						  unsigned int len)
+{
+	if (static_branch_unlikely(&xrdma_dma_order_check))
+		__xrdma_check_cpu_write(req, xdr, kaddr, offset, len);
+}
+
 void xrdma_mrs_invalidate_sync(struct xrdma_req *req);
 struct ib_send_wr *xrdma_mrs_reg_chain(struct xrdma_req *req,
 				       struct ib_send_wr *next);
@@ -675,6 +709,9 @@ void xrdma_reqs_destroy(struct xrdma_xprt *rx);
 const char *xrdma_connect_reason(const struct xrdma_connect_fail *f);
 void xrdma_release_xprt(struct rpc_xprt *xprt, struct rpc_task *task);
 void xrdma_release_request(struct rpc_task *task);
+struct xrdma_mr *xrdma_mr_maps_for_device(const struct xrdma_req *req,
+					  const struct page *page,
+					  unsigned int off, unsigned int len);
 #endif
 
 #endif /* _XPRTRDMA_CLIENT_H */

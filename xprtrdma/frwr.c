@@ -11,8 +11,10 @@
  * slot then keeps up to XRDMA_MR_STASH of them for its next RPC, so
  * that most RPCs take and return their MRs without the pool's lock.
  */
+#include <kunit/visibility.h>
 #include <linux/highmem.h>
 #include <linux/sched/mm.h>
+#include <linux/moduleparam.h>
 
 #include "client.h"
 #include "trace.h"
@@ -105,11 +107,192 @@ static struct xrdma_mr *xrdma_mr_get(struct xrdma_req *req,
 	return mr;
 }
 
+/*
+ * A memory region the CPU already owns (xrdma_mrs_sync_for_cpu()) is
+ * unmapped without a sync: with bounce buffers that sync would copy the
+ * device's view of the memory over what the reply's placement wrote
+ * there since, and with non-coherent caches it would discard it.
+ */
 static void xrdma_mr_unmap(struct xrdma_mr *mr)
 {
 	if (mr->nents) {
-		ib_dma_unmap_sg(mr->ep->device, mr->sg, mr->nents, mr->dir);
+		ib_dma_unmap_sg_attrs(mr->ep->device, mr->sg, mr->nents,
+				      mr->dir,
+				      mr->cpu_owns ? DMA_ATTR_SKIP_CPU_SYNC : 0);
 		mr->nents = 0;
+		mr->cpu_owns = false;
+	}
+}
+
+/**
+ * xrdma_mrs_sync_for_cpu - give the CPU the memory a reply is written into
+ * @req: request whose reply has arrived, with MRs still registered
+ *
+ * The server's RDMA Writes are placed before its Send arrives (the
+ * ordering RFC 8166 relies on), so once the reply is here the device has written all
+ * it will.  The receive buffer's memory is synced for the CPU now,
+ * before the reply's inline part is copied into it, and the MRs are
+ * unmapped later without syncing again (xrdma_mr_unmap()): the copy
+ * then survives the unmap however the platform does DMA.  Memory the
+ * server only read is left alone: the CPU does not write to it.
+ */
+void xrdma_mrs_sync_for_cpu(struct xrdma_req *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < req->nr_mrs; i++) {
+		struct xrdma_mr *mr = req->mrs[i];
+		struct ib_device *device = mr->ep->device;
+
+		if (mr->dir != DMA_FROM_DEVICE || !mr->nents || mr->cpu_owns)
+			continue;
+		if (!ib_uses_virt_dma(device))
+			dma_sync_sg_for_cpu(device->dma_device, mr->sg,
+					    mr->nents, DMA_FROM_DEVICE);
+		mr->cpu_owns = true;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_mrs_sync_for_cpu);
+
+/*
+ * Debug: with rpcrdma.dma_order_check=1, every copy of a reply into its
+ * receive buffer first checks that no MR maps the bytes it writes for
+ * the device (xrdma_check_cpu_write()).  Off, the checks cost a no-op
+ * jump; soft-RoCE and siw bypass the DMA API, so without this a copy
+ * placed too early shows nothing there.
+ */
+DEFINE_STATIC_KEY_FALSE(xrdma_dma_order_check);
+
+static int xrdma_dma_order_check_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	bool on;
+	int rc;
+
+	rc = kstrtobool(val, &on);
+	if (rc)
+		return rc;
+	if (on)
+		static_branch_enable(&xrdma_dma_order_check);
+	else
+		static_branch_disable(&xrdma_dma_order_check);
+	return 0;
+}
+
+static int xrdma_dma_order_check_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%c\n",
+			  static_key_enabled(&xrdma_dma_order_check) ?
+			  'Y' : 'N');
+}
+
+static const struct kernel_param_ops xrdma_dma_order_check_ops = {
+	.set	= xrdma_dma_order_check_set,
+	.get	= xrdma_dma_order_check_get,
+};
+
+module_param_cb(dma_order_check, &xrdma_dma_order_check_ops, NULL, 0644);
+MODULE_PARM_DESC(dma_order_check,
+		 "Debug: warn when the client copies a reply into memory an MR still maps for the device");
+
+/**
+ * xrdma_mr_maps_for_device - the MR of @req that maps bytes for the device
+ * @req: request with a reply in progress
+ * @page: page the CPU is about to write
+ * @off: offset of the first byte in @page
+ * @len: bytes, all within @page
+ *
+ * Return: an MR of @req that maps some of the bytes DMA_FROM_DEVICE and
+ * has not been synced for the CPU, or NULL.
+ */
+VISIBLE_IF_KUNIT struct xrdma_mr *
+xrdma_mr_maps_for_device(const struct xrdma_req *req, const struct page *page,
+			 unsigned int off, unsigned int len)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+	int j;
+
+	for (i = 0; i < req->nr_mrs; i++) {
+		struct xrdma_mr *mr = req->mrs[i];
+
+		if (mr->dir != DMA_FROM_DEVICE || mr->cpu_owns)
+			continue;
+		for_each_sg(mr->sg, sg, mr->nents, j)
+			if (sg_page(sg) == page && off < sg->offset + sg->length &&
+			    sg->offset < off + len)
+				return mr;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_mr_maps_for_device);
+
+/* Check @len bytes at @kaddr page by page; true if an MR maps one. */
+static bool xrdma_check_kaddr(struct xrdma_req *req, const void *kaddr,
+			      unsigned int len)
+{
+	struct xrdma_mr *mr;
+
+	while (len) {
+		unsigned int off = offset_in_page(kaddr);
+		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - off);
+
+		mr = xrdma_mr_maps_for_device(req, rpcrdma_kaddr_page(kaddr),
+					      off, n);
+		if (mr) {
+			WARN_ONCE(1, "rpcrdma: reply to XID 0x%08x copied into memory MR 0x%08x maps for the device\n",
+				  be32_to_cpu(req->rqst.rq_xid),
+				  mr->ibmr->rkey);
+			return true;
+		}
+		kaddr += n;
+		len -= n;
+	}
+	return false;
+}
+
+/**
+ * __xrdma_check_cpu_write - xrdma_check_cpu_write() with the check on
+ * @req: request whose reply is being placed
+ * @xdr: its receive buffer, or NULL for @len bytes at @kaddr
+ * @kaddr: with @xdr NULL, the kernel address about to be written
+ * @offset: with @xdr, the first byte of @xdr about to be written
+ * @len: bytes about to be written
+ */
+void __xrdma_check_cpu_write(struct xrdma_req *req, const struct xdr_buf *xdr,
+			     const void *kaddr, unsigned int offset,
+			     unsigned int len)
+{
+	struct rpcrdma_xdr_part part[RPCRDMA_XDR_PARTS];
+	int i, nparts;
+
+	if (!req->nr_mrs)
+		return;
+	if (!xdr) {
+		xrdma_check_kaddr(req, kaddr, len);
+		return;
+	}
+	nparts = rpcrdma_xdr_range_parts(xdr, offset, len, part);
+	for (i = 0; i < nparts; i++) {
+		unsigned int base = part[i].base, left = part[i].len;
+
+		if (!part[i].pages) {
+			if (xrdma_check_kaddr(req, part[i].kaddr, left))
+				return;
+			continue;
+		}
+		while (left) {
+			struct page *page = part[i].pages[base >> PAGE_SHIFT];
+			unsigned int off = offset_in_page(base);
+			unsigned int n = min_t(unsigned int, left,
+					       PAGE_SIZE - off);
+
+			if (page && xrdma_check_kaddr(req, page_address(page) +
+						      off, n))
+				return;
+			base += n;
+			left -= n;
+		}
 	}
 }
 

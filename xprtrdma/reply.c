@@ -126,6 +126,8 @@ static inline void xrdma_place_head(struct xrdma_req *req,
 		req->held_rep = hold;
 		return;
 	}
+	xrdma_check_cpu_write(req, NULL, rqst->rq_private_buf.head[0].iov_base,
+			      0, len);
 	memcpy(rqst->rq_private_buf.head[0].iov_base, src, len);
 }
 
@@ -148,6 +150,9 @@ static __always_inline int xrdma_place_inline(struct xrdma_req *req,
 	struct xdr_buf *rb = &rqst->rq_rcv_buf;
 	unsigned int head = pb->head[0].iov_len, rest, pad;
 
+	/* An MR offered over the buffer may map what is written below. */
+	if (unlikely(req->nr_mrs))
+		xrdma_mrs_sync_for_cpu(req);
 	if (!write_chunk) {
 		if (len > pb->buflen)
 			return -EMSGSIZE;
@@ -158,6 +163,7 @@ static __always_inline int xrdma_place_inline(struct xrdma_req *req,
 		}
 		if (xrdma_fill_sparse(pb, 0, len))
 			return -ENOMEM;
+		xrdma_check_cpu_write(req, pb, NULL, 0, len);
 		write_bytes_to_xdr_buf(pb, 0, (void *)src, len);
 		if (len > head)
 			atomic64_add(len - head,
@@ -176,11 +182,13 @@ static __always_inline int xrdma_place_inline(struct xrdma_req *req,
 		return len + xdr_align_size(written);
 	}
 
-	memcpy(pb->head[0].iov_base, src, head);
 	rest = len - head;
 	pad = xdr_pad_size(written);
 	if (pad + rest > pb->tail[0].iov_len)
 		return -EMSGSIZE;
+	xrdma_check_cpu_write(req, NULL, pb->head[0].iov_base, 0, head);
+	memcpy(pb->head[0].iov_base, src, head);
+	xrdma_check_cpu_write(req, NULL, pb->tail[0].iov_base + pad, 0, rest);
 	memcpy(pb->tail[0].iov_base + pad, src + head, rest);
 	return head + xdr_align_size(written) + rest;
 }
