@@ -54,11 +54,11 @@ load_module() {
 
 	case $1 in
 	ours)
-		load_our_rpcrdma "$RPCRDMA_KO"
+		RPCRDMA_PARAMS= load_our_rpcrdma "$RPCRDMA_KO"
 		sysctls=${BENCH_SYSCTL_OURS:-} ;;
 	stock)
 		if [ "${BENCH_VERSUS:-stock}" = ours ]; then
-			load_our_rpcrdma "$RPCRDMA_KO"
+			RPCRDMA_PARAMS= load_our_rpcrdma "$RPCRDMA_KO"
 		else
 			load_stock_rpcrdma
 		fi

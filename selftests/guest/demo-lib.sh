@@ -12,7 +12,7 @@ load_transport_for_demo() {
 	local need=$1 what=$2
 
 	say "Loading our rpcrdma.ko: $(modinfo -F version "$RPCRDMA_KO" | sed 's/^/version /')"
-	load_our_rpcrdma "$RPCRDMA_KO"
+	RPCRDMA_PARAMS= load_our_rpcrdma "$RPCRDMA_KO"
 	eval "$need" || fail "our module does not provide the $what"
 	say "Our module provides the $what."
 }
