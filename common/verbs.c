@@ -161,6 +161,12 @@ int rpcrdma_recv_buf_init(struct rpcrdma_recv_buf *rb, struct ib_device *device,
  * @rb: a buffer that is not posted; left without one
  * @device: the device it is mapped for
  *
+ * A buffer that is not posted belongs to the CPU: its last completion
+ * synced it (rpcrdma_recv_buf_sync()), or nothing in it is read.  It is
+ * unmapped without another sync, which would copy the device's view of
+ * it (a bounce buffer) over a message the CPU may still be decoding in
+ * place, as an RPC that holds the buffer does.
+ *
  * Return: the buffer's memory, for the caller to kfree(); NULL if @rb
  * had none.
  */
@@ -169,9 +175,10 @@ void *rpcrdma_recv_buf_take(struct rpcrdma_recv_buf *rb,
 {
 	void *buf = rb->buf;
 
-	if (buf)
-		ib_dma_unmap_single(device, rb->sge.addr, rb->sge.length,
-				    DMA_FROM_DEVICE);
+	if (buf && !ib_uses_virt_dma(device))
+		dma_unmap_single_attrs(device->dma_device, rb->sge.addr,
+				       rb->sge.length, DMA_FROM_DEVICE,
+				       DMA_ATTR_SKIP_CPU_SYNC);
 	rb->buf = NULL;
 	return buf;
 }
