@@ -110,7 +110,6 @@ static int rpcrdma_send_sges_map_pages(struct rpcrdma_send_sges *ss,
 	unsigned int base = part->base, len = part->len, off, n;
 	int rc = 0;
 
-	ss->maps_pages = true;
 	while (!rc && len) {
 		off = offset_in_page(base);
 		n = min_t(unsigned int, len, PAGE_SIZE - off);
@@ -202,7 +201,6 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	ss->nr = 0;
 	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
-	ss->maps_pages = false;
 	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len);
 	if (!rc) {
 		rc = rpcrdma_send_sges_kvecs(ss, xdr, split, resume, tail_len);
@@ -221,7 +219,6 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 
 	/* Too many pieces for this device: copy them after the header. */
 	rpcrdma_send_sges_unmap(ss);
-	ss->maps_pages = false;
 	if (hdr_len > hdr_room || split + tail_len > hdr_room - hdr_len)
 		return -EMSGSIZE;
 	if (split)

@@ -371,8 +371,10 @@ struct xrdma_ep {
  *	CQ it was last posted to
  * @sges: SGEs of @send_wr and their DMA mappings
  * @send_entry: entry in the endpoint's @sendq while the Send is posted
- * @send_waits: the RPC completes only after its Send does (the Send
- *	maps pages of the upper layer)
+ * @send_waits: the RPC completes only after its Send does: the Send
+ *	maps memory for itself (xrdma_send_must_wait())
+ * @send_unretired: a Send with @send_waits is posted and not yet retired:
+ *	the RPC may not give back what it maps (xrdma_send_wait())
  * @offered: the chunk lists of @hdr_buf, decoded only for a reply the
  *	fast path leaves to the full decoder (and for a backchannel reply)
  * @chunks: storage for @offered
@@ -425,6 +427,7 @@ struct xrdma_req {
 	struct rpcrdma_send_sges sges;
 	struct rpcrdma_sendq_entry send_entry;
 	bool send_waits;
+	bool send_unretired;
 
 	struct rpcrdma_chunk_lists offered;
 	struct rpcrdma_chunk chunks[XRDMA_MAX_CHUNKS];
@@ -671,6 +674,28 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
 int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep);
 void xrdma_req_send_init(struct xrdma_req *req, u32 id);
 void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void xrdma_send_wait(struct xrdma_req *req);
+
+/**
+ * xrdma_send_must_wait - must the RPC of @req wait for its Send to retire?
+ * @req: a forward call whose SGEs are built
+ * @batch: Sends per signaled one on its connection (0: every one)
+ *
+ * A Send that maps anything itself (a page of the upper layer, or a
+ * kvec outside the slot's premapped buffers, as the krb5p tail in
+ * rq_enc_pages) maps memory that the upper layer frees once the RPC is
+ * done: the device may still read it until the Send is retired.  Only
+ * a Send from the slot's own buffers, which the Send's hold on the slot
+ * keeps, may be left unsignaled with its RPC done before it.
+ *
+ * Return: true if the Send is signaled and the RPC waits for it.
+ */
+static inline bool xrdma_send_must_wait(const struct xrdma_req *req,
+					unsigned int batch)
+{
+	return !req->is_bc && (!batch || req->sges.nr_mapped);
+}
+
 void xrdma_sendq_retire_all(struct xrdma_ep *ep);
 
 /* backchannel.c */

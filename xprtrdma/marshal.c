@@ -496,8 +496,8 @@ static __always_inline int xrdma_post(struct xrdma_req *req,
 	bool signal;
 	int rc;
 
-	req->send_waits = !req->is_bc &&
-			  (!ep->sendq.batch || req->sges.maps_pages);
+	req->send_waits = xrdma_send_must_wait(req, ep->sendq.batch);
+	req->send_unretired = req->send_waits;
 	atomic_set(&req->done, req->send_waits ? 2 : 1);
 	if (!req->is_bc)
 		xrdma_req_open(req);
@@ -531,6 +531,7 @@ static __always_inline int xrdma_post(struct xrdma_req *req,
 	spin_unlock(&ep->sendq.lock);
 	trace_xprtrdma_post_send_err(req, rc);
 	rpcrdma_send_sges_unmap(&req->sges);
+	req->send_unretired = false;
 	xrdma_req_put(req);
 	return rc;
 }

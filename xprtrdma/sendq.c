@@ -16,8 +16,11 @@
  * A request's transport header and RPC buffer belong to its slot, and
  * the slot stays held until its Send is retired, so the RPC itself may
  * complete as soon as its reply has been handled.  Only a Send that
- * gathers pages of the upper layer, which that layer may reuse once the
- * RPC completes, is always signaled, and its RPC waits for it.  When
+ * maps memory itself (pages of the upper layer, or a kvec outside the
+ * slot's buffers), which the upper layer may reuse once the RPC
+ * completes, is always signaled, and its RPC waits for it; an RPC that
+ * ends without its reply waits for such a Send before sunrpc frees that
+ * memory (xrdma_send_wait()).  When
  * the Send Queue is too small to hold the Work Requests of every slot
  * (ep->sendq.batch is 0), every Send is signaled and every RPC waits.
  */
@@ -30,10 +33,43 @@
 static void xrdma_send_retire_one(struct xrdma_req *req)
 {
 	rpcrdma_send_sges_unmap(&req->sges);
-	if (req->send_waits)
+	if (req->send_waits) {
+		/* The mappings are gone: see xrdma_send_retired(). */
+		smp_store_release(&req->send_unretired, false);
+		/* Pairs with wait_var_event() setting the task's state. */
+		smp_mb();
+		wake_up_var(&req->send_unretired);
 		xrdma_req_done(req);
+	}
 	xrdma_req_put(req);
 }
+
+/* Is the last Send of @req that maps memory retired? */
+static bool xrdma_send_retired(struct xrdma_req *req)
+{
+	/* Pairs with the release in xrdma_send_retire_one(), after the unmap. */
+	return !smp_load_acquire(&req->send_unretired);
+}
+
+/**
+ * xrdma_send_wait - wait until the device no longer reads what @req's Send maps
+ * @req: slot of an RPC being released (->buf_free), reply or not
+ *
+ * An RPC that ends before its reply (a killed task, a soft timeout)
+ * would otherwise let the upper layer free pages and buffers that its
+ * Send still maps while the Send waits in the Send Queue.  Only a Send
+ * that maps such memory (xrdma_send_must_wait()) is waited for; it is
+ * signaled, so its completion, or the flush when the connection goes,
+ * retires it.  An RPC that had its reply has nothing to wait for.
+ */
+void xrdma_send_wait(struct xrdma_req *req)
+{
+	if (likely(xrdma_send_retired(req)))
+		return;
+	trace_xprtrdma_send_wait(&req->rqst);
+	wait_var_event(&req->send_unretired, xrdma_send_retired(req));
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_send_wait);
 
 /* Retire the Sends posted up to and including @last (all if NULL). */
 static void xrdma_sendq_retire(struct xrdma_ep *ep, struct xrdma_req *last)
@@ -62,6 +98,7 @@ void xrdma_sendq_retire_all(struct xrdma_ep *ep)
 {
 	xrdma_sendq_retire(ep, NULL);
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_sendq_retire_all);
 
 /**
  * xrdma_send_done - Send completion handler

@@ -617,6 +617,10 @@ DEFINE_EVENT(xprtrdma_rqst_class, xprtrdma_nomrs_err,
 DEFINE_EVENT(xprtrdma_rqst_class, xprtrdma_mrs_zap,
 	TP_PROTO(const struct rpc_rqst *rqst),
 	TP_ARGS(rqst));
+/* An RPC that ended before its reply waits for its Send to retire. */
+DEFINE_EVENT(xprtrdma_rqst_class, xprtrdma_send_wait,
+	TP_PROTO(const struct rpc_rqst *rqst),
+	TP_ARGS(rqst));
 DEFINE_EVENT(xprtrdma_rqst_class, xprtrdma_err_chunk,
 	TP_PROTO(const struct rpc_rqst *rqst),
 	TP_ARGS(rqst));

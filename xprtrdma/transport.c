@@ -294,6 +294,8 @@ static void xrdma_buf_free(struct rpc_task *task)
 	struct xrdma_req *req = xrdma_req(task->tk_rqstp);
 	struct xrdma_xprt *rx = req->rx;
 
+	/* Nor memory its Send still maps: sunrpc frees it next. */
+	xrdma_send_wait(req);
 	/* An RPC that ends without a reply must not leave rkeys behind. */
 	if (!READ_ONCE(req->nr_mrs))
 		return;

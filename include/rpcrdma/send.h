@@ -32,8 +32,6 @@
  *	leaves those alone)
  * @pulled_up: payload bytes copied into the header buffer by the last
  *	rpcrdma_send_sges_build() (0 if everything was gathered in place)
- * @maps_pages: some SGE maps a page of the message's page list, which
- *	belongs to the upper layer rather than to the transport
  * @hdr_premapped: the header buffer stays DMA-mapped at @hdr_dma for as
  *	long as the connection: SGE 0 uses that mapping
  * @hdr_dma: DMA address of the header buffer when @hdr_premapped
@@ -51,7 +49,6 @@ struct rpcrdma_send_sges {
 	struct ib_sge sge[RPCRDMA_MAX_SEND_SGES];
 	unsigned int mapped[RPCRDMA_MAX_SEND_SGES];
 	unsigned int pulled_up;
-	bool maps_pages;
 	bool hdr_premapped;
 	u64 hdr_dma;
 	const void *buf;
@@ -76,7 +73,6 @@ static inline void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 	ss->nr = 0;
 	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
-	ss->maps_pages = false;
 	ss->hdr_premapped = false;
 	ss->buf = NULL;
 }
@@ -240,7 +236,6 @@ rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss, unsigned int hdr_len,
 	ss->nr = nr;
 	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
-	ss->maps_pages = false;
 	return true;
 }
 
@@ -287,7 +282,6 @@ static __always_inline int rpcrdma_send_sges_head(struct rpcrdma_send_sges *ss,
 	ss->nr = 2;
 	ss->nr_mapped = 1;
 	ss->pulled_up = 0;
-	ss->maps_pages = false;
 	return 0;
 }
 
