@@ -9,9 +9,11 @@
  * up alike, ours on one and sunrpc's on the other, and compares them.
  * A task "on the queue" is counted in its length only: sunrpc's search
  * then finds the lists empty, wakes nobody and does the rest, as ours
- * must then too.
+ * must then too.  And a release that leaves the lock clear wakes a task
+ * that waits on the lock bit itself, as sunrpc's sysfs writes do.
  */
 #include <kunit/test.h>
+#include <linux/kthread.h>
 #include <linux/sunrpc/sched.h>
 #include <linux/sunrpc/xprt.h>
 
@@ -130,6 +132,67 @@ static void release_xprt_case(struct kunit *test)
 	xl_twin_fini(&theirs);
 }
 
+struct xl_bit_waiter {
+	struct rpc_xprt *xprt;
+	struct completion locked;
+};
+
+/* What a sysfs write to the xprt does: rpc_sysfs_xprt_dstaddr_store(). */
+static int xl_bit_waiter_fn(void *data)
+{
+	struct xl_bit_waiter *w = data;
+
+	wait_on_bit_lock(&w->xprt->state, XPRT_LOCKED, TASK_UNINTERRUPTIBLE);
+	complete(&w->locked);
+	return 0;
+}
+
+/*
+ * A task sleeping on the XPRT_LOCKED bit itself, not on the sending
+ * queue, gets the lock once a release leaves it clear (sunrpc's release
+ * on the twin says whether it does): sunrpc's own releases never wake
+ * it, which is how a dstaddr write under load slept for good.
+ */
+static void release_xprt_wakes_case(struct kunit *test)
+{
+	const struct xl_vec *v = test->param_value;
+	struct xl_twin ours, theirs;
+	struct xl_bit_waiter *w;
+	struct task_struct *k;
+	bool early, cleared;
+
+	if (!v->locked)
+		kunit_skip(test, "a waiter would take the lock at once");
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	xl_twin_init(test, &ours, v);
+	xl_twin_init(test, &theirs, v);
+	w->xprt = ours.xprt;
+	init_completion(&w->locked);
+	k = kthread_run(xl_bit_waiter_fn, w, "kunit_xl_bit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	early = wait_for_completion_timeout(&w->locked, HZ / 10);
+	KUNIT_EXPECT_FALSE(test, early);
+
+	spin_lock(&theirs.xprt->transport_lock);
+	xprt_release_xprt_cong(theirs.xprt, theirs.task);
+	spin_unlock(&theirs.xprt->transport_lock);
+	cleared = !test_bit(XPRT_LOCKED, &theirs.xprt->state);
+	spin_lock(&ours.xprt->transport_lock);
+	xrdma_release_xprt(ours.xprt, ours.task);
+	spin_unlock(&ours.xprt->transport_lock);
+
+	if (!wait_for_completion_timeout(&w->locked, cleared ? 2 * HZ : 1)) {
+		if (cleared)
+			KUNIT_FAIL(test, "the lock is free and its waiter sleeps on");
+		/* Let the thread go before its memory does. */
+		clear_and_wake_up_bit(XPRT_LOCKED, &ours.xprt->state);
+		wait_for_completion(&w->locked);
+	}
+	xl_twin_fini(&ours);
+	xl_twin_fini(&theirs);
+}
+
 /* The congestion slot, given back when the RPC is done. */
 static void release_request_case(struct kunit *test)
 {
@@ -152,6 +215,7 @@ static void release_request_case(struct kunit *test)
 
 static struct kunit_case rpcrdma_client_xprt_lock_cases[] = {
 	KUNIT_CASE_PARAM(release_xprt_case, xl_gen_params),
+	KUNIT_CASE_PARAM(release_xprt_wakes_case, xl_gen_params),
 	KUNIT_CASE_PARAM(release_request_case, xl_gen_params),
 	{}
 };

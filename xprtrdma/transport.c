@@ -117,17 +117,31 @@ static bool xrdma_nobody_sending(struct rpc_xprt *xprt)
 	return !READ_ONCE(xprt->sending.qlen);
 }
 
-/* The rpc_xprt_ops::release_xprt method: xprt_release_xprt_cong(). */
+/*
+ * The rpc_xprt_ops::release_xprt method: xprt_release_xprt_cong(), and
+ * then a wake-up for whoever sleeps on the XPRT_LOCKED bit itself
+ * rather than on the sending queue: in 6.12 the sysfs writes to an
+ * xprt (rpc_sysfs_xprt_dstaddr_store() and the others) take the lock
+ * with wait_on_bit_lock(), which sunrpc wakes only from connect and
+ * autoclose, so on a busy transport such a write could sleep for good.
+ * The wake-up looks at one hashed wait queue; it finds it empty unless
+ * such a writer waits.
+ */
 VISIBLE_IF_KUNIT void xrdma_release_xprt(struct rpc_xprt *xprt,
 					 struct rpc_task *task)
 {
 	if (xprt->snd_task == task && xrdma_nobody_sending(xprt) &&
 	    !test_bit(XPRT_CLOSE_WAIT, &xprt->state)) {
 		xprt->snd_task = NULL;
-		clear_bit_unlock(XPRT_LOCKED, &xprt->state);
+		clear_and_wake_up_bit(XPRT_LOCKED, &xprt->state);
 		return;
 	}
 	xprt_release_xprt_cong(xprt, task);
+	if (!test_bit(XPRT_LOCKED, &xprt->state)) {
+		/* Orders sunrpc's clear before the wait queue is looked at. */
+		smp_mb();
+		wake_up_bit(&xprt->state, XPRT_LOCKED);
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(xrdma_release_xprt);
 
