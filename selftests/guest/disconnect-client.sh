@@ -14,10 +14,12 @@
 #                       move together) and take its MAC address, so the
 #                       RDMA-CM sends RDMA_CM_EVENT_ADDR_CHANGE to the
 #                       client's id and to the server's listener
-#   sysfs-disconnect    the transport's dstaddr rewritten through sysfs,
-#                       which forces a disconnect (xprt_force_disconnect,
-#                       as sunrpc's inject_disconnect would: CONFIG_FAIL_
-#                       SUNRPC is off in both kernels)
+#   sysfs-disconnect    the transport's dstaddr rewritten through sysfs
+#                       SYSFS_WRITES (5) times in a row, each of which
+#                       forces a disconnect (xprt_force_disconnect, as
+#                       sunrpc's inject_disconnect would: CONFIG_FAIL_
+#                       SUNRPC is off in both kernels); each write must
+#                       get the transport's lock within 60 s
 #   server-*, nfsd-restart, module-swap: done by the server guest
 # (server-link-flap, the server's eth0 down for one second, is not in the
 # default list: see Documentation/reliability.rst on soft-RoCE's QP1).
@@ -44,14 +46,48 @@ writes_done() {
 	cat /tmp/written
 }
 
+# The sunrpc state of the mount's transports: the xprt's state bits and
+# counters, and the RPCs waiting (debugfs).
+xprt_state_report() {
+	local f
+
+	for f in /sys/kernel/debug/sunrpc/rpc_xprt/*/info; do
+		[ -e "$f" ] && { echo "== $f"; cat "$f"; }
+	done
+	cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null | head -20
+}
+
+# SYSFS_WRITES (5) rewrites of the transport's dstaddr, back to back
+# under the I/O: each forces a disconnect once it gets sunrpc's
+# XPRT_LOCKED, which it waits for on the lock bit itself.  A write that
+# takes 60 s is a hang: the report then says which write, whether the
+# stamping writer went on meanwhile (a lock nobody hands over) or not (a
+# lock held), and the transport's state.
 sysfs_disconnect() {
-	local x
+	local x k pid before
+
 	# The mount's transport: the only one whose peer is the server.
 	for x in /sys/kernel/sunrpc/xprt-switches/switch-*/xprt-*; do
 		[ "$(cat "$x/dstaddr" 2>/dev/null)" = 192.0.2.1 ] && break
 	done
 	[ -e "$x/dstaddr" ] || fail "no transport to 192.0.2.1 under /sys/kernel/sunrpc"
-	echo 192.0.2.1 >"$x/dstaddr" || fail "writing $x/dstaddr failed"
+	for k in $(seq "${SYSFS_WRITES:-5}"); do
+		before=$(writes_done)
+		echo 192.0.2.1 >"$x/dstaddr" &
+		pid=$!
+		for _ in $(seq 300); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.2
+		done
+		if kill -0 "$pid" 2>/dev/null; then
+			echo "dstaddr write $k of ${SYSFS_WRITES:-5} still waiting after 60 s;" \
+				"the writer completed $(( $(writes_done) - before )) MiB meanwhile"
+			xprt_state_report
+			blocked_tasks
+			fail "the sysfs disconnect hung"
+		fi
+		wait "$pid" || fail "writing $x/dstaddr failed"
+	done
 }
 
 event() {
@@ -66,7 +102,7 @@ event() {
 			rdma link delete "$(rdma_link_name eth0)"
 		bounded 60 "adding the client's RDMA device" rdma_link eth0 ;;
 	sysfs-disconnect)
-		bounded 60 "the sysfs disconnect" sysfs_disconnect ;;
+		sysfs_disconnect ;;
 	bond-failover)
 		signal_peer "server-event-$n-server-bond-failover"
 		bond_failover
@@ -82,7 +118,7 @@ event() {
 # the RDMA device, and the kernel's last words.
 stuck_report() {
 	mount_xprt_line /mnt
-	cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null | head -20
+	xprt_state_report
 	rdma_state_report
 	dmesg | tail -30
 }

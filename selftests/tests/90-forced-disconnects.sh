@@ -19,9 +19,11 @@
 # (20 of each kind).
 # OUR_CLIENT_KINDS and OUR_SERVER_KINDS choose other kinds
 # (disconnect-client.sh lists them), DISCONNECT_ROLES some of the roles
-# (our-client, our-server, our-server-debug) and DISCONNECT_PROVIDER=siw
-# soft-iWARP instead of soft-RoCE (on the debug test kernel: Debian's
-# kernel has no siw).
+# (our-client, our-server, our-server-debug, and stock-sysfs, not run by
+# default: the stock modules at both ends, the sysfs disconnect alone),
+# SYSFS_WRITES the dstaddr writes in a row of each sysfs disconnect,
+# and DISCONNECT_PROVIDER=siw soft-iWARP instead of soft-RoCE (on the
+# debug test kernel: Debian's kernel has no siw).
 # A flap of the server's link is left out: when the server sends a CM
 # message while its link is down, soft-RoCE puts QP1 into the error state
 # for good and no client can connect until the device is added again,
@@ -62,6 +64,7 @@ for r in ${DISCONNECT_ROLES:-our-client our-server our-server-debug}; do
 	server_kernel=$kernel server_env= client_env= role_events=
 	case $r in
 	our-client)
+		client_env="SYSFS_WRITES=${SYSFS_WRITES:-5}"
 		role "$1" our-client stock ours \
 			"${OUR_CLIENT_KINDS:-link-flap nfsd-restart device-readd sysfs-disconnect}" \
 			"link-flap device-readd sysfs-disconnect" ||
@@ -83,8 +86,15 @@ for r in ${DISCONNECT_ROLES:-our-client our-server our-server-debug}; do
 		client_env=FIO_SIZE=1M
 		"$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 		role "$1" our-server-debug ours stock "$kinds" || rc=1 ;;
+	stock-sysfs)
+		# Not in the default roles: the stock client against the
+		# stock server, its dstaddr rewritten SYSFS_WRITES (20) times
+		# in each of DISCONNECT_EVENTS events, to compare with ours
+		# (Documentation/reliability.rst says what it showed).
+		client_env="SYSFS_WRITES=${SYSFS_WRITES:-20}"
+		role "$1" stock-sysfs stock stock sysfs-disconnect || rc=1 ;;
 	*) die "DISCONNECT_ROLES: no role $r" ;;
 	esac
 done
-grep -h "resume times\|resumed after" "$1"/our-*/client/log 2>/dev/null
+grep -h "resume times\|resumed after" "$1"/*/client/log 2>/dev/null
 exit $rc
