@@ -7,6 +7,7 @@
  * no chunks in the backchannel), and the client's Replies arrive among
  * the forward Calls, where srdma_recvfrom() hands them here.
  */
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/xprt.h>
@@ -45,15 +46,48 @@ static void srdma_bc_buf_free(struct rpc_task *task)
 	rqst->rq_rbuffer = NULL;
 }
 
+/**
+ * srdma_bc_build_call - the Send of one callback
+ * @sc: a Send context from srdma_send_get()
+ * @xid: the Call's XID
+ * @msg: the Call (the rpc_rqst's rq_snd_buf)
+ *
+ * An RDMA_MSG header without chunks (RFC 8167 allows none in the
+ * backchannel), and the Call copied after it, inline.
+ *
+ * Return: 0; -EIO if the header cannot be encoded or header and Call do
+ * not fit the connection's inline size; or another -errno.
+ */
+VISIBLE_IF_KUNIT int srdma_bc_build_call(struct srdma_send *sc, __be32 xid,
+					 const struct xdr_buf *msg)
+{
+	struct xdr_stream xdr;
+	struct xdr_buf hbuf;
+	__be32 *p;
+	int err;
+
+	srdma_send_hdr_stream(sc, &xdr, &hbuf);
+	err = rpcrdma_encode_fixed(&xdr, xid, SRDMA_BC_REQUESTS, RPCRDMA_MSG);
+	p = xdr_reserve_space(&xdr, 3 * XDR_UNIT);	/* no chunks */
+	if (err || !p)
+		return -EIO;
+	p[0] = xdr_zero;
+	p[1] = xdr_zero;
+	p[2] = xdr_zero;
+	if (xdr_stream_pos(&xdr) + msg->len > sc->sx->inline_send)
+		return -EIO;
+	sc->sges.max = 1;
+	return srdma_send_build(sc, xdr_stream_pos(&xdr), msg, msg->len,
+				msg->len);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_bc_build_call);
+
 /* Send one callback inline; the Send carries a copy of the Call. */
 static int srdma_bc_send_request(struct rpc_rqst *rqst)
 {
 	struct svc_xprt *sxprt = rqst->rq_xprt->bc_xprt;
 	struct srdma_xprt *sx = srdma_xprt(sxprt);
 	struct srdma_send *sc;
-	struct xdr_stream xdr;
-	struct xdr_buf hbuf;
-	__be32 *p;
 	int err;
 
 	if (test_bit(XPT_DEAD, &sxprt->xpt_flags) ||
@@ -62,24 +96,7 @@ static int srdma_bc_send_request(struct rpc_rqst *rqst)
 	sc = srdma_send_get(sx);
 	if (!sc)
 		return -ENOMEM;
-	srdma_send_hdr_stream(sc, &xdr, &hbuf);
-	err = rpcrdma_encode_fixed(&xdr, rqst->rq_xid, SRDMA_BC_REQUESTS,
-				   RPCRDMA_MSG);
-	p = xdr_reserve_space(&xdr, 3 * XDR_UNIT);	/* no chunks */
-	if (err || !p) {
-		err = -EIO;
-		goto out_put;
-	}
-	p[0] = xdr_zero;
-	p[1] = xdr_zero;
-	p[2] = xdr_zero;
-	if (xdr_stream_pos(&xdr) + rqst->rq_snd_buf.len > sx->inline_send) {
-		err = -EIO;
-		goto out_put;
-	}
-	sc->sges.max = 1;
-	err = srdma_send_build(sc, xdr_stream_pos(&xdr), &rqst->rq_snd_buf,
-			       rqst->rq_snd_buf.len, rqst->rq_snd_buf.len);
+	err = srdma_bc_build_call(sc, rqst->rq_xid, &rqst->rq_snd_buf);
 	if (err)
 		goto out_put;
 	sc->wr.opcode = IB_WR_SEND;

@@ -180,6 +180,7 @@ struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
 	sc->carries_grant = false;
 	return sc;
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_send_get);
 
 /**
  * srdma_send_put - release what a Send context holds and recycle it
@@ -198,6 +199,7 @@ void srdma_send_put(struct srdma_send *sc)
 	list_add(&sc->node, &sx->send_free);
 	spin_unlock(&sx->send_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_send_put);
 
 /**
  * srdma_send_release_orphans - release Send contexts posted in part

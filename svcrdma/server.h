@@ -1039,6 +1039,10 @@ int srdma_reply_build_chunked(struct srdma_xprt *sx, struct srdma_send *sc,
 /* backchannel.c */
 int srdma_bc_register(void);
 void srdma_bc_unregister(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+int srdma_bc_build_call(struct srdma_send *sc, __be32 xid,
+			const struct xdr_buf *msg);
+#endif
 
 /**
  * srdma_bc_is_reply - does a received message carry a backchannel Reply?
