@@ -8,7 +8,8 @@
  * and the Send's one SGE must then carry header and message from the
  * new buffer; a context that grew keeps its buffer.  The reply to a Call
  * without Write and Reply chunks has a builder of its own, which must
- * build what the general one builds.
+ * build what the general one builds.  A callback is copied after its
+ * header, and leaves its context as the replies that reuse it need it.
  *
  * As in send_sges_test.c, a zeroed struct ib_device has no DMA device:
  * with CONFIG_INFINIBAND_VIRT_DMA a DMA address is the kernel address.
@@ -333,10 +334,113 @@ static void server_reply_plain_case(struct kunit *test)
 	ssb_ctx_free(&gen);
 }
 
+/* A callback's transport header: RDMA_MSG with three empty lists. */
+#define SBC_HDR_LEN	RPCRDMA_HDR_MIN_SIZE
+#define SBC_XID		0xca11bac7
+
+/**
+ * struct sbc_vec - a callback Sent on a context from the connection's cache
+ * @name: what it shows
+ * @inline_send: the connection's inline size
+ * @max_sge: SGEs the device takes per Send
+ * @msg_len: bytes of Call (@SSB_HEAD_LEN in the head, the rest in a page)
+ * @rc: what srdma_bc_build_call() returns
+ * @hdr_size: the context's header buffer afterwards
+ */
+struct sbc_vec {
+	const char *name;
+	unsigned int inline_send, max_sge, msg_len;
+	int rc;
+	unsigned int hdr_size;
+};
+
+static const struct sbc_vec sbc_vecs[] = {
+	{ "a CB_RECALL: copied into the buffer as it is", 4096, 8, 200,
+	  0, SRDMA_MAX_HDR_SIZE },
+	{ "the buffer exactly", 4096, 8, SRDMA_MAX_HDR_SIZE - SBC_HDR_LEN,
+	  0, SRDMA_MAX_HDR_SIZE },
+	{ "one byte more: grows to the inline size", 4096, 8,
+	  SRDMA_MAX_HDR_SIZE - SBC_HDR_LEN + 1, 0, 4096 },
+	{ "exactly the inline size", 4096, 8, 4096 - SBC_HDR_LEN, 0, 4096 },
+	{ "one byte over the inline size: refused", 4096, 8,
+	  4096 - SBC_HDR_LEN + 1, -EIO, SRDMA_MAX_HDR_SIZE },
+	{ "a device of one SGE", 8192, 1, 3000, 0, 8192 },
+};
+
+static void sbc_desc(const struct sbc_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sbc, sbc_vecs, sbc_desc);
+
+/* The Send's one SGE: the callback's header, then a copy of the Call. */
+static void sbc_expect_sent(struct kunit *test, const struct srdma_send *sc,
+			    unsigned int msg_len)
+{
+	const struct ib_sge *sge = &sc->sges.sge[0];
+	const u8 *sent = (const u8 *)(uintptr_t)sge->addr;
+	const __be32 *p = (const __be32 *)sent;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sc->sges.nr, 1);
+	KUNIT_EXPECT_PTR_EQ(test, sent, (const u8 *)sc->hdr_buf);
+	KUNIT_ASSERT_EQ(test, sge->length, SBC_HDR_LEN + msg_len);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(p[0]), SBC_XID);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(p[2]), SRDMA_BC_REQUESTS);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(p[3]), RPCRDMA_MSG);
+	for (i = 0; i < msg_len; i++)
+		KUNIT_ASSERT_EQ_MSG(test, sent[SBC_HDR_LEN + i],
+				    (u8)(i * 7 + (i >> 8)),
+				    "Call byte %u", i);
+}
+
+/*
+ * A callback's Send is a copy of the Call after its header, whatever
+ * the device could gather.  The context goes back to the connection's
+ * cache, and the reply that takes it next must find the device's SGE
+ * limit in it: with one SGE, most replies would miss their gathering
+ * fast paths and be copied whole.
+ */
+static void server_bc_call_case(struct kunit *test)
+{
+	const struct sbc_vec *v = test->param_value;
+	struct srdma_send *sc;
+	struct ssb_ctx c;
+	int rc;
+
+	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
+		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA to read SGEs back");
+	ssb_ctx_init(test, &c, v->inline_send, v->max_sge, v->msg_len);
+	/* The connection's cache holds the context, as srdma_send_put() left it. */
+	c.sx->max_send_sge = v->max_sge;
+	spin_lock_init(&c.sx->send_lock);
+	INIT_LIST_HEAD(&c.sx->send_free);
+	INIT_LIST_HEAD(&c.sc->rws);
+	list_add(&c.sc->node, &c.sx->send_free);
+
+	sc = srdma_send_get(c.sx);
+	KUNIT_ASSERT_PTR_EQ(test, sc, c.sc);
+	rc = srdma_bc_build_call(sc, cpu_to_be32(SBC_XID), &c.msg);
+	KUNIT_EXPECT_EQ(test, rc, v->rc);
+	KUNIT_EXPECT_EQ(test, sc->hdr_size, v->hdr_size);
+	if (!rc)
+		sbc_expect_sent(test, sc, v->msg_len);
+	srdma_send_put(sc);
+
+	sc = srdma_send_get(c.sx);
+	KUNIT_ASSERT_PTR_EQ(test, sc, c.sc);
+	KUNIT_EXPECT_EQ(test, sc->sges.max,
+			min_t(unsigned int, v->max_sge, RPCRDMA_MAX_SEND_SGES));
+	KUNIT_EXPECT_EQ(test, sc->sges.nr, 0);
+	ssb_ctx_free(&c);
+}
+
 static struct kunit_case rpcrdma_server_send_cases[] = {
 	KUNIT_CASE_PARAM(server_send_build_case, ssb_gen_params),
 	KUNIT_CASE(server_send_grown_kept_case),
 	KUNIT_CASE_PARAM(server_reply_plain_case, srb_gen_params),
+	KUNIT_CASE_PARAM(server_bc_call_case, sbc_gen_params),
 	{}
 };
 

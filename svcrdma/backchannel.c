@@ -53,7 +53,9 @@ static void srdma_bc_buf_free(struct rpc_task *task)
  * @msg: the Call (the rpc_rqst's rq_snd_buf)
  *
  * An RDMA_MSG header without chunks (RFC 8167 allows none in the
- * backchannel), and the Call copied after it, inline.
+ * backchannel), and the Call copied after it, inline.  The copy leaves
+ * the context as it was for the replies that take it next: their SGE
+ * limit is the device's.
  *
  * Return: 0; -EIO if the header cannot be encoded or header and Call do
  * not fit the connection's inline size; or another -errno.
@@ -76,9 +78,7 @@ VISIBLE_IF_KUNIT int srdma_bc_build_call(struct srdma_send *sc, __be32 xid,
 	p[2] = xdr_zero;
 	if (xdr_stream_pos(&xdr) + msg->len > sc->sx->inline_send)
 		return -EIO;
-	sc->sges.max = 1;
-	return srdma_send_build(sc, xdr_stream_pos(&xdr), msg, msg->len,
-				msg->len);
+	return srdma_send_build_copy(sc, xdr_stream_pos(&xdr), msg);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_bc_build_call);
 

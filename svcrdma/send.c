@@ -402,6 +402,39 @@ static int srdma_send_build_hdr(struct srdma_send *sc, unsigned int hdr_len)
 }
 
 /**
+ * srdma_send_build_copy - the SGE of a Send: header and a copy of a message
+ * @sc: context with @hdr_len bytes of transport header in its buffer
+ * @hdr_len: length of that header
+ * @msg: the message, copied whole after the header
+ *
+ * For a message the Send must not gather from where it lies (a
+ * callback).  The header buffer grows to the inline size first if the
+ * two do not fit it.  The context's SGE limit stays the device's, for
+ * the replies that take the context after this Send.
+ *
+ * Return: 0, -EMSGSIZE if header and message do not fit the inline
+ * size, or another -errno; nothing is left mapped on error.
+ */
+int srdma_send_build_copy(struct srdma_send *sc, unsigned int hdr_len,
+			  const struct xdr_buf *msg)
+{
+	u64 len = (u64)hdr_len + msg->len;
+	int rc;
+
+	if (len > sc->hdr_size) {
+		rc = srdma_send_grow(sc, hdr_len);
+		if (rc)
+			return rc;
+		if (len > sc->hdr_size)
+			return -EMSGSIZE;
+	}
+	if (msg->len &&
+	    read_bytes_from_xdr_buf(msg, 0, sc->hdr_buf + hdr_len, msg->len))
+		return -EIO;
+	return srdma_send_build_hdr(sc, len);
+}
+
+/**
  * srdma_send_error - answer a Call with RDMA_ERROR
  * @sx: the connection
  * @xid: XID of the Call

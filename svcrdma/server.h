@@ -645,7 +645,8 @@ struct srdma_read {
  * @hdr_size: size of @hdr_buf
  * @hdr_dma: @hdr_buf's DMA mapping, made with the context and undone
  *	when it is freed (the connection is drained by then)
- * @sges: SGEs of @wr
+ * @sges: SGEs of @wr; its limit is the device's for the context's life:
+ *	a message that must be copied takes srdma_send_build_copy()
  * @rws: RDMA Writes chained before @wr
  * @rw: a Write context of its own, which the first Write takes
  * @nr_wrs: work requests posted with this Send (Writes included)
@@ -1021,6 +1022,8 @@ void srdma_send_hdr_stream(struct srdma_send *sc, struct xdr_stream *xdr,
 int srdma_send_build(struct srdma_send *sc, unsigned int hdr_len,
 		     const struct xdr_buf *msg, unsigned int split,
 		     unsigned int resume);
+int srdma_send_build_copy(struct srdma_send *sc, unsigned int hdr_len,
+			  const struct xdr_buf *msg);
 int srdma_send_post(struct srdma_send *sc);
 int srdma_sendto(struct svc_rqst *rqstp);
 int srdma_result_payload(struct svc_rqst *rqstp, unsigned int offset,
