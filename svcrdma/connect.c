@@ -10,6 +10,7 @@
  * sleep.  Until the sunrpc layer takes the new transport, XPT_BUSY (set
  * by svc_xprt_init()) keeps it from being scheduled.
  */
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sunrpc/addr.h>
@@ -143,8 +144,15 @@ static int srdma_conn_request(struct srdma_xprt *listener,
 	return 0;
 }
 
-static int srdma_cm_listen_handler(struct rdma_cm_id *id,
-				   struct rdma_cm_event *event)
+/**
+ * srdma_cm_listen_handler - RDMA-CM events of a listener's id
+ * @id: the listening id, or a new id for a connection request
+ * @event: the event
+ *
+ * Return: non-zero to have the CM destroy a connection request's new id.
+ */
+VISIBLE_IF_KUNIT int srdma_cm_listen_handler(struct rdma_cm_id *id,
+					     struct rdma_cm_event *event)
 {
 	struct srdma_xprt *listener = id->context;
 	int rc;
@@ -182,6 +190,7 @@ static int srdma_cm_listen_handler(struct rdma_cm_id *id,
 		return 0;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_cm_listen_handler);
 
 /* Events on an accepted (or about to be accepted) connection. */
 static int srdma_cm_conn_handler(struct rdma_cm_id *id,

@@ -719,6 +719,10 @@ struct svc_xprt *srdma_create_listener(struct svc_serv *serv, struct net *net,
 struct svc_xprt *srdma_accept(struct svc_xprt *listener);
 void srdma_detach(struct svc_xprt *xprt);
 void srdma_free(struct svc_xprt *xprt);
+#if IS_ENABLED(CONFIG_KUNIT)
+int srdma_cm_listen_handler(struct rdma_cm_id *id,
+			    struct rdma_cm_event *event);
+#endif
 
 /* call_layout.c */
 int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
