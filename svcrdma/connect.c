@@ -174,11 +174,17 @@ VISIBLE_IF_KUNIT int srdma_cm_listen_handler(struct rdma_cm_id *id,
 		/*
 		 * The address moved to another device (bonding failover):
 		 * listen again there.  An id cannot be destroyed from its
-		 * own handler, so a worker does it.
+		 * own handler, so a worker does it, with a reference of its
+		 * own.  The listening id lives until srdma_free(), which
+		 * runs after the last reference is gone: an event in
+		 * between finds none to take (the memory stays until that
+		 * destroy has waited for this handler), and a listener on
+		 * its way out has nothing to listen again for.
 		 */
 		trace_svcrdma_listener_event(listener, event->event,
 					     event->status);
-		svc_xprt_get(&listener->xprt);
+		if (!kref_get_unless_zero(&listener->xprt.xpt_ref))
+			return 0;
 		listener->relisten_tries = 0;
 		if (!queue_delayed_work(system_long_wq,
 					&listener->relisten_work, 0))

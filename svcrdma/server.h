@@ -238,7 +238,9 @@ enum srdma_grant_step {
  * @accept_node: entry in the listener's @accept_q (connection)
  * @listen_addr: the address a listener is bound to
  * @relisten_work: makes a listener's RDMA-CM id anew after an address
- *	change (bonding failover) took the old one off its device
+ *	change (bonding failover) took the old one off its device; holds
+ *	a reference to the listener while queued, taken only while the
+ *	listener has one left
  * @relisten_tries: attempts of @relisten_work since the address change
  * @device: the RDMA device of the connection
  * @port_num: the port the connection uses
