@@ -3,11 +3,14 @@
  * KUnit: a server reply waiting for Send Queue room (svcrdma/rw.c).
  *
  * The wait must end: when room comes back, when the connection closes,
- * or, if the Send Queue retires nothing for the connection's stall
- * timeout, by closing the connection (a client that stops posting
- * Receives must not pin nfsd threads).  A queue that retires entries
- * slowly is not stalled.  A sender that waited must queue the transport
- * again, since Calls were held back while it waited.
+ * or, once the reply has waited the connection's stall timeout in all,
+ * by closing the connection (a client that stops posting Receives must
+ * not pin nfsd threads, nor one that posts a few now and then).  Entries
+ * retired during the wait do not restart the timeout; a queue idle
+ * before the wait does not shorten it.  A sender that waited must queue
+ * the transport again, since Calls were held back while it waited.
+ * srdma_sq_wait_verdict() makes the decision, and is checked apart on
+ * vectors of times.
  *
  * These run on a bare struct srdma_xprt: a delayed work plays the
  * Send completions, and static stubs stand in for the two calls that
@@ -175,20 +178,30 @@ static void sq_stall_closes_case(struct kunit *test)
 }
 
 /*
- * A queue that retires one entry at a time, each well within the stall
- * timeout, makes progress: the reply waits longer than the timeout in
- * all and gets its room.
+ * A client that lets one entry retire every two thirds of the timeout:
+ * the queue never goes a whole timeout without retiring anything, but
+ * the reply, which needs eight, would wait eight of those rounds.  The
+ * timeout bounds the whole wait: the connection is closed once the
+ * reply has waited that long, well before the eighth entry comes.
  */
-static void sq_slow_progress_case(struct kunit *test)
+static void sq_drip_closes_case(struct kunit *test)
 {
 	struct sqt *t = test->priv;
+	unsigned int interval = 2 * SQT_STALL_MS / 3;
 	unsigned long start = jiffies;
+	unsigned int waited;
 
-	sqt_start(t, 1, 8, SQT_STALL_MS / 6);
-	KUNIT_EXPECT_EQ(test, sqt_reserve(t, 8), 0);
-	KUNIT_EXPECT_EQ(test, t->closes, 0U);
-	KUNIT_EXPECT_EQ(test, t->requeues, 1U);
-	KUNIT_EXPECT_GT(test, jiffies_to_msecs(jiffies - start), SQT_STALL_MS);
+	sqt_start(t, 1, 8, interval);
+	KUNIT_EXPECT_EQ(test, sqt_reserve(t, 8), -ENOTCONN);
+	waited = jiffies_to_msecs(jiffies - start);
+	KUNIT_EXPECT_EQ(test, t->closes, 1U);
+	KUNIT_EXPECT_EQ(test, t->requeues, 0U);
+	KUNIT_EXPECT_GE(test, waited, SQT_STALL_MS - jiffies_to_msecs(1));
+	KUNIT_EXPECT_LT(test, waited, 8 * interval);
+	/* The reply gave its entries back: what was retired is all there. */
+	cancel_delayed_work_sync(&t->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->sx->sq_avail),
+			(int)(8 - t->repeat));
 }
 
 /* A queue idle since long before the wait is not stalled at once. */
@@ -200,6 +213,72 @@ static void sq_idle_before_case(struct kunit *test)
 	sqt_start(t, 2, 1, SQT_STALL_MS / 2);
 	KUNIT_EXPECT_EQ(test, sqt_reserve(t, 2), 0);
 	KUNIT_EXPECT_EQ(test, t->closes, 0U);
+}
+
+/* The bound of these vectors, in jiffies; SQV_AT(x): x jiffies into a wait. */
+#define SQV_BOUND	1000UL
+#define SQV_START	(-300UL)	/* the jiffies counter wraps meanwhile */
+#define SQV_AT(x)	(SQV_START + (x))
+
+/**
+ * struct sqv_vec - a wait's times and what srdma_sq_wait_verdict() says
+ * @name: what it shows
+ * @since: when the reply began to wait
+ * @now: the time now
+ * @last: when the Send Queue last retired an entry
+ * @verdict: the verdict
+ */
+struct sqv_vec {
+	const char *name;
+	unsigned long since, now, last;
+	enum srdma_sq_verdict verdict;
+};
+
+static const struct sqv_vec sqv_vecs[] = {
+	{ "the wait begins",
+	  SQV_AT(0), SQV_AT(0), SQV_AT(0), SRDMA_SQ_WAIT },
+	{ "a tick short of the bound, nothing retired",
+	  SQV_AT(0), SQV_AT(SQV_BOUND - 1), SQV_AT(-5), SRDMA_SQ_WAIT },
+	{ "the bound, nothing retired since the wait began",
+	  SQV_AT(0), SQV_AT(SQV_BOUND), SQV_AT(-5), SRDMA_SQ_STALLED },
+	{ "long past the bound, nothing retired",
+	  SQV_AT(0), SQV_AT(50 * SQV_BOUND), SQV_AT(-5), SRDMA_SQ_STALLED },
+	{ "retired in the tick the wait began: nothing since",
+	  SQV_AT(0), SQV_AT(SQV_BOUND), SQV_AT(0), SRDMA_SQ_STALLED },
+	{ "idle long before the wait: the whole bound still",
+	  SQV_AT(0), SQV_AT(SQV_BOUND / 2), SQV_AT(-100 * SQV_BOUND),
+	  SRDMA_SQ_WAIT },
+	{ "retiring, within the bound: wait on",
+	  SQV_AT(0), SQV_AT(SQV_BOUND - 1), SQV_AT(SQV_BOUND - 2),
+	  SRDMA_SQ_WAIT },
+	{ "drip: one retired a tick ago, the wait at its bound",
+	  SQV_AT(0), SQV_AT(SQV_BOUND), SQV_AT(SQV_BOUND - 1), SRDMA_SQ_SLOW },
+	{ "drip: one every bound - 1 ticks, three rounds",
+	  SQV_AT(0), SQV_AT(3 * (SQV_BOUND - 1)), SQV_AT(3 * (SQV_BOUND - 1)),
+	  SRDMA_SQ_SLOW },
+	{ "drip: one retired a tick after the wait began",
+	  SQV_AT(0), SQV_AT(SQV_BOUND), SQV_AT(1), SRDMA_SQ_SLOW },
+};
+
+static void sqv_desc(const struct sqv_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sqv, sqv_vecs, sqv_desc);
+
+/*
+ * The verdict counts the whole wait: entries retired during it, however
+ * recent, do not restart the bound (the drip vectors, which a bound on
+ * the time between retirements would keep waiting).
+ */
+static void sq_verdict_case(struct kunit *test)
+{
+	const struct sqv_vec *v = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, srdma_sq_wait_verdict(v->since, v->now, v->last,
+						    SQV_BOUND),
+			v->verdict);
 }
 
 /* The connection closes (srdma_detach(), srdma_close()): waiters give up. */
@@ -219,9 +298,10 @@ static struct kunit_case rpcrdma_server_sq_cases[] = {
 	KUNIT_CASE(sq_too_big_case),
 	KUNIT_CASE(sq_wait_requeue_case),
 	KUNIT_CASE(sq_stall_closes_case),
-	KUNIT_CASE(sq_slow_progress_case),
+	KUNIT_CASE(sq_drip_closes_case),
 	KUNIT_CASE(sq_idle_before_case),
 	KUNIT_CASE(sq_close_wakes_case),
+	KUNIT_CASE_PARAM(sq_verdict_case, sqv_gen_params),
 	{}
 };
 

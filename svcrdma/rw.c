@@ -510,18 +510,54 @@ struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 	return first;
 }
 
-/*
- * Has the Send Queue retired nothing for sx->sq_stall_timeout, counted
- * from @since at the earliest (when the caller began to wait: a queue
- * that was idle before a burst is not stalled)?
+/**
+ * srdma_sq_wait_verdict - how a reply's wait for Send Queue room stands
+ * @since: when the reply began to wait (jiffies)
+ * @now: the time now (jiffies)
+ * @last: when the Send Queue last retired an entry (jiffies)
+ * @bound: the longest a reply may wait in all (sq_stall_timeout)
+ *
+ * The bound is on the whole wait, counted from @since.  Entries retired
+ * meanwhile that never leave the reply room enough do not restart it:
+ * a client that lets a few retire every little while, short of the
+ * bound each time, would otherwise keep every nfsd thread that replies
+ * to it waiting, round after round.  @last only tells, once the bound
+ * is reached, whether the queue retired anything at all; an entry
+ * retired in the tick the wait began counts as retired before it.
+ *
+ * Return: %SRDMA_SQ_WAIT while less than @bound has passed since
+ * @since; then %SRDMA_SQ_STALLED if nothing was retired after @since,
+ * else %SRDMA_SQ_SLOW.
  */
-static bool srdma_sq_stalled(struct srdma_xprt *sx, unsigned long since)
+VISIBLE_IF_KUNIT enum srdma_sq_verdict
+srdma_sq_wait_verdict(unsigned long since, unsigned long now,
+		      unsigned long last, unsigned long bound)
 {
-	unsigned long last = READ_ONCE(sx->sq_progress);
+	if (time_before(now, since + bound))
+		return SRDMA_SQ_WAIT;
+	return time_after(last, since) ? SRDMA_SQ_SLOW : SRDMA_SQ_STALLED;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_sq_wait_verdict);
 
-	if (time_before(last, since))
-		last = since;
-	return time_after_eq(jiffies, last + sx->sq_stall_timeout);
+/* Jiffies left of a wait that began at @since and may last @bound. */
+static long srdma_sq_wait_left(unsigned long since, unsigned long bound)
+{
+	long left = (long)(since + bound - jiffies);
+
+	return left > 0 ? left : 0;
+}
+
+/* The wait reached its bound without room: close the connection. */
+static void srdma_sq_give_up(struct srdma_xprt *sx, enum srdma_sq_verdict v)
+{
+	if (!test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
+		srdma_stat_add(SRDMA_STAT_SQ_STALL, 1);
+	pr_warn_ratelimited("svcrdma: %s: a reply waited %u ms for Send Queue room, %s: closing the connection\n",
+			    sx->xprt.xpt_remotebuf,
+			    jiffies_to_msecs(sx->sq_stall_timeout),
+			    v == SRDMA_SQ_STALLED ? "none retired" :
+						    "too few retired");
+	srdma_close(sx, "Send Queue stalled");
 }
 
 /**
@@ -536,25 +572,28 @@ static bool srdma_sq_stalled(struct srdma_xprt *sx, unsigned long since)
  * A legitimate client lets the Send Queue retire entries within
  * milliseconds.  One that stops posting Receives (with unlimited RNR
  * retries, which its connect request gives our QP on InfiniBand and
- * RoCE) or stops acknowledging lets it retire none, and would pin every
- * nfsd thread that replies to it: so the wait ends, and the connection
- * is closed, once the queue has retired nothing for sx->sq_stall_timeout.
+ * RoCE) or stops acknowledging lets it retire none, and one that posts
+ * a few now and then lets it retire a few; either would pin every nfsd
+ * thread that replies to it.  So the wait ends, and the connection is
+ * closed, once it has lasted sx->sq_stall_timeout in all without room
+ * (srdma_sq_wait_verdict()).
  *
  * A caller that waited queues the transport again: while anyone waits,
  * srdma_has_wspace() holds back the Calls already received, and a
  * backchannel sender is no nfsd thread that would queue it on release.
  *
- * Return: 0; -ENOTCONN if the connection closes or stalls while
- * waiting; -E2BIG if @n can never fit.
+ * Return: 0; -ENOTCONN if the connection closes, or the wait reaches
+ * its bound; -E2BIG if @n can never fit.
  */
 int srdma_sq_reserve_wait(struct srdma_xprt *sx, unsigned int n,
 			  const struct rpcrdma_cid *cid)
 {
 	unsigned long since = jiffies;
+	enum srdma_sq_verdict v;
 
 	if (n > sx->sq_budget)
 		return -E2BIG;
-	do {
+	for (;;) {
 		atomic_add(n, &sx->sq_avail);
 		srdma_stat_add(SRDMA_STAT_SQ_STARVE, 1);
 		atomic_long_inc(&sx->conn.sq_waits);
@@ -562,21 +601,22 @@ int srdma_sq_reserve_wait(struct srdma_xprt *sx, unsigned int n,
 		wait_event_timeout(sx->sq_wait,
 				   atomic_read(&sx->sq_avail) >= (int)n ||
 				   test_bit(XPT_CLOSE, &sx->xprt.xpt_flags),
-				   sx->sq_stall_timeout);
+				   srdma_sq_wait_left(since,
+						      sx->sq_stall_timeout));
 		if (test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
 			return -ENOTCONN;
-		if (atomic_read(&sx->sq_avail) < (int)n &&
-		    srdma_sq_stalled(sx, since)) {
-			if (!test_bit(XPT_CLOSE, &sx->xprt.xpt_flags))
-				srdma_stat_add(SRDMA_STAT_SQ_STALL, 1);
-			pr_warn_ratelimited("svcrdma: %s retired no Send for %u ms: closing the connection\n",
-					    sx->xprt.xpt_remotebuf,
-					    jiffies_to_msecs(sx->sq_stall_timeout));
-			srdma_close(sx, "Send Queue stalled");
+		if (atomic_sub_return(n, &sx->sq_avail) >= 0)
+			break;
+		v = srdma_sq_wait_verdict(since, jiffies,
+					  READ_ONCE(sx->sq_progress),
+					  sx->sq_stall_timeout);
+		if (v != SRDMA_SQ_WAIT) {
+			atomic_add(n, &sx->sq_avail);
+			srdma_sq_give_up(sx, v);
 			return -ENOTCONN;
 		}
 		trace_svcrdma_sq_retry(sx, cid);
-	} while (atomic_sub_return(n, &sx->sq_avail) < 0);
+	}
 	srdma_requeue(sx);
 	return 0;
 }

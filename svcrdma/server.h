@@ -88,10 +88,9 @@
 #define SRDMA_RECV_SEGS		16
 
 /*
- * Seconds the Send Queue may retire nothing while a reply waits for
- * room before the connection is closed (svcrdma/rw.c).  Any working
- * client lets it retire entries within milliseconds, even under
- * emulation.
+ * Seconds a reply may wait for Send Queue room, in all, before the
+ * connection is closed (svcrdma/rw.c).  Any working client lets the
+ * queue retire entries within milliseconds, even under emulation.
  */
 #define SRDMA_DEF_SQ_STALL	10
 #define SRDMA_MIN_SQ_STALL	1
@@ -117,8 +116,8 @@ extern unsigned int srdma_credit_budget;
  * @SRDMA_STAT_RECV: RPC-over-RDMA messages received
  * @SRDMA_STAT_WRITE: Write and Reply chunks pushed
  * @SRDMA_STAT_SQ_STARVE: times a reply waited for Send Queue room
- * @SRDMA_STAT_SQ_STALL: connections closed because their Send Queue
- *	retired nothing while a reply waited for room
+ * @SRDMA_STAT_SQ_STALL: connections closed because a reply waited
+ *	sq_stall_timeout for Send Queue room without getting it
  * @SRDMA_STAT_RQ_STARVE: times a Receive could not be replenished
  * @SRDMA_STAT_RQ_POLL: Receive completions handled
  * @SRDMA_STAT_RQ_PROD: Receives posted
@@ -277,8 +276,8 @@ enum srdma_grant_step {
  * @sq_avail: Send Queue entries not in use
  * @sq_wait: where replies wait for @sq_avail
  * @sq_progress: when the Send Queue last retired an entry (jiffies)
- * @sq_stall_timeout: a reply that waited this long for room, while the
- *	Send Queue retired nothing, closes the connection
+ * @sq_stall_timeout: a reply that waited this long for room in all,
+ *	whatever the Send Queue retired meanwhile, closes the connection
  * @sendq: Send contexts posted and not yet retired, oldest first; its
  *	lock is held across each post, so that the FIFO is in posting order
  *	when nfsd threads reply at once.  A Send is signaled once
@@ -975,8 +974,29 @@ bool srdma_rw_in_pages(const struct xdr_buf *xdr, unsigned int offset,
 struct ib_send_wr *srdma_rw_chain(struct srdma_xprt *sx,
 				  struct list_head *rws, struct ib_cqe *cqe,
 				  struct ib_send_wr *next, unsigned int *nr_wrs);
+
+/**
+ * enum srdma_sq_verdict - how a wait for Send Queue room stands
+ * @SRDMA_SQ_WAIT: the wait is within its bound: go on waiting
+ * @SRDMA_SQ_STALLED: the bound is reached and the queue retired nothing
+ *	since the wait began
+ * @SRDMA_SQ_SLOW: the bound is reached and the queue retired entries,
+ *	too few to leave room
+ */
+enum srdma_sq_verdict {
+	SRDMA_SQ_WAIT,
+	SRDMA_SQ_STALLED,
+	SRDMA_SQ_SLOW,
+};
+
 int srdma_sq_reserve_wait(struct srdma_xprt *sx, unsigned int n,
 			  const struct rpcrdma_cid *cid);
+#if IS_ENABLED(CONFIG_KUNIT)
+enum srdma_sq_verdict srdma_sq_wait_verdict(unsigned long since,
+					    unsigned long now,
+					    unsigned long last,
+					    unsigned long bound);
+#endif
 
 /**
  * srdma_sq_release - return Send Queue entries
