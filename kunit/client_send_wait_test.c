@@ -130,7 +130,9 @@ static void csw_wait_until_retired(struct kunit *test)
 	atomic_set(&req->done, 2);	/* no reply came */
 	req->send_waits = true;
 	req->send_unretired = true;
+	spin_lock(&ep->sendq.lock);
 	rpcrdma_sendq_add(&ep->sendq, &req->send_entry, true);
+	spin_unlock(&ep->sendq.lock);
 
 	w->req = req;
 	init_completion(&w->done);
