@@ -362,6 +362,9 @@ static struct xrdma_mr *crt_mr_over(struct kunit *test, struct crt *t,
 	KUNIT_ASSERT_NOT_NULL(test, ep);
 	ep->device = kunit_kzalloc(test, sizeof(*ep->device), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ep->device);
+	/* The debug check names the MR by its rkey. */
+	mr->ibmr = kunit_kzalloc(test, sizeof(*mr->ibmr), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mr->ibmr);
 	mr->ep = ep;
 	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
 	sg_set_page(&mr->sg[0], virt_to_page(kaddr), len,
