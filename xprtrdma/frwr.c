@@ -129,12 +129,13 @@ static void xrdma_mr_unmap(struct xrdma_mr *mr)
  * @req: request whose reply has arrived, with MRs still registered
  *
  * The server's RDMA Writes are placed before its Send arrives (the
- * ordering RFC 8166 relies on), so once the reply is here the device has written all
- * it will.  The receive buffer's memory is synced for the CPU now,
- * before the reply's inline part is copied into it, and the MRs are
- * unmapped later without syncing again (xrdma_mr_unmap()): the copy
- * then survives the unmap however the platform does DMA.  Memory the
- * server only read is left alone: the CPU does not write to it.
+ * ordering RFC 8166 relies on), so once the reply is here the device
+ * has written all it will.  The receive buffer's memory is synced for
+ * the CPU now, before the reply's inline part is copied into it, and
+ * the MRs are unmapped later without syncing again (xrdma_mr_unmap()):
+ * the copy then survives the unmap however the platform does DMA.
+ * Memory the server only read is left alone: the CPU does not write
+ * to it.
  */
 void xrdma_mrs_sync_for_cpu(struct xrdma_req *req)
 {
