@@ -148,10 +148,7 @@ static void csw_wait_until_retired(struct kunit *test)
 	if (!wait_for_completion_timeout(&w->done, 5 * HZ)) {
 		KUNIT_FAIL(test, "still waiting after the Send was retired");
 		/* Let the thread go before its memory does. */
-		WRITE_ONCE(req->send_unretired, false);
-		/* As xrdma_send_retire_one(): the store, then the look. */
-		smp_mb();
-		wake_up_var(&req->send_unretired);
+		xrdma_send_mark_retired(req);
 		wait_for_completion(&w->done);
 	}
 	KUNIT_EXPECT_EQ(test, kref_read(&req->ref), 1);

@@ -734,6 +734,7 @@ void xrdma_reqs_destroy(struct xrdma_xprt *rx);
 const char *xrdma_connect_reason(const struct xrdma_connect_fail *f);
 void xrdma_release_xprt(struct rpc_xprt *xprt, struct rpc_task *task);
 void xrdma_release_request(struct rpc_task *task);
+void xrdma_send_mark_retired(struct xrdma_req *req);
 struct xrdma_mr *xrdma_mr_maps_for_device(const struct xrdma_req *req,
 					  const struct page *page,
 					  unsigned int off, unsigned int len);

@@ -29,16 +29,28 @@
 #include "client.h"
 #include "trace.h"
 
+/**
+ * xrdma_send_mark_retired - what @req's Send mapped is unmapped: wake waiters
+ * @req: slot whose Send had @send_waits set and is now unmapped
+ *
+ * The other side of xrdma_send_wait().
+ */
+VISIBLE_IF_KUNIT void xrdma_send_mark_retired(struct xrdma_req *req)
+{
+	/* The mappings are gone: see xrdma_send_retired(). */
+	smp_store_release(&req->send_unretired, false);
+	/* Pairs with wait_var_event() setting the task's state. */
+	smp_mb();
+	wake_up_var(&req->send_unretired);
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_send_mark_retired);
+
 /* The device is done with @req's Send: unmap it, let go of the slot. */
 static void xrdma_send_retire_one(struct xrdma_req *req)
 {
 	rpcrdma_send_sges_unmap(&req->sges);
 	if (req->send_waits) {
-		/* The mappings are gone: see xrdma_send_retired(). */
-		smp_store_release(&req->send_unretired, false);
-		/* Pairs with wait_var_event() setting the task's state. */
-		smp_mb();
-		wake_up_var(&req->send_unretired);
+		xrdma_send_mark_retired(req);
 		xrdma_req_done(req);
 	}
 	xrdma_req_put(req);
