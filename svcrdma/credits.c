@@ -30,6 +30,14 @@
  * the client counts that Call as outstanding against the grant it read.
  * So the client never has more credits than Receives are posted.  A
  * connection with no Calls keeps the Receives it has.
+ *
+ * The budget counts credits granted, not Receives posted: a fall gives
+ * its credits back to the budget at once (srdma_grant_fall()), so that
+ * another connection may grow with them, while its Receives are given
+ * back only as the next Calls consume them, or when the connection
+ * closes.  A connection's grant and the Receives it still has to give
+ * back never add up to more than max_requests, which its queues are
+ * sized for: it cannot grow until they are all given back.
  */
 #include <kunit/visibility.h>
 #include <linux/hashtable.h>
@@ -38,6 +46,7 @@
 #include <linux/sunrpc/addr.h>
 
 #include "server.h"
+#include "trace.h"
 
 /* Credits above their connections' floors, over every connection. */
 static atomic_t srdma_credits_lent = ATOMIC_INIT(0);
@@ -234,6 +243,44 @@ void srdma_grant_give(struct srdma_xprt *sx, unsigned int n)
 	atomic_sub(n, &srdma_credits_lent);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_grant_give);
+
+/**
+ * srdma_grant_fall - lower a connection's grant; its credits go back to
+ *	the budget
+ * @sx: the connection
+ * @by: credits to fall by at most: the grant stays at or above its floor
+ * @held: messages held, for the trace
+ * @why: the reason (SRDMA_GRANT_IDLE or SRDMA_GRANT_OVER_SHARE)
+ *
+ * The smaller grant is published under the Send FIFO lock, so every reply
+ * posted after it carries it, and as many Receives are to be given back
+ * by not reposting those the next Calls consume (srdma_recv_refill();
+ * the comment at the top of this file says why that is safe).  The
+ * budget gets the credits now, not as those Receives go.
+ *
+ * Return: the credits the grant fell by (0 if it was at its floor).
+ */
+unsigned int srdma_grant_fall(struct srdma_xprt *sx, unsigned int by,
+			      unsigned int held, enum srdma_grant_step why)
+{
+	unsigned int floor = srdma_grant_floor(sx), grant;
+
+	spin_lock(&sx->sendq.lock);
+	grant = sx->grant;
+	by = min(by, grant > floor ? grant - floor : 0);
+	if (by) {
+		WRITE_ONCE(sx->grant, grant - by);
+		atomic_add(by, &sx->recv_giveback);
+	}
+	spin_unlock(&sx->sendq.lock);
+	if (!by)
+		return 0;
+	srdma_grant_give(sx, by);
+	trace_svcrdma_grant_fall(sx, grant, grant - by, held,
+				 why == SRDMA_GRANT_OVER_SHARE);
+	return by;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_grant_fall);
 
 /**
  * srdma_grant_release - a connection is freed: its credits go back to

@@ -362,8 +362,10 @@ static void srdma_recv_refill(struct srdma_xprt *sx, struct srdma_recv *rc)
 	if (unlikely(atomic_read(&sx->recv_giveback)) &&
 	    !srdma_recv_raw_bc_reply(rc) &&
 	    atomic_dec_if_positive(&sx->recv_giveback) >= 0) {
-		/* A fallen grant's Receive: not reposted, its buffer freed. */
-		srdma_grant_give(sx, 1);
+		/*
+		 * A fallen grant's Receive: not reposted, its buffer freed.
+		 * Its credit went back to the budget at the fall.
+		 */
 		spin_lock(&sx->rx_lock);
 		sx->recv_trim++;
 		spin_unlock(&sx->rx_lock);
@@ -421,25 +423,6 @@ static void srdma_grant_grow(struct srdma_xprt *sx, unsigned int held)
 }
 
 /*
- * Lower the grant by a batch.  Published under the Send FIFO lock, so
- * every reply posted after it carries the smaller grant; the Receives of
- * the next Calls are then not reposted (credits.c says why that is safe).
- */
-static void srdma_grant_fall(struct srdma_xprt *sx, unsigned int floor,
-			     unsigned int held, enum srdma_grant_step why)
-{
-	unsigned int grant = sx->grant;
-	unsigned int by = min(sx->recv_batch, grant - floor);
-
-	spin_lock(&sx->sendq.lock);
-	WRITE_ONCE(sx->grant, grant - by);
-	atomic_add(by, &sx->recv_giveback);
-	spin_unlock(&sx->sendq.lock);
-	trace_svcrdma_grant_fall(sx, grant, grant - by, held,
-				 why == SRDMA_GRANT_OVER_SHARE);
-}
-
-/*
  * The grant grows, falls or stays (srdma_grant_step()).  Not inline: few
  * Calls come here, and its view on the stack would put a stack canary
  * in every Receive completion.
@@ -452,7 +435,7 @@ static noinline void srdma_grant_review(struct srdma_xprt *sx,
 
 	v.held = held;
 	v.grant = grant;
-	v.floor = min_t(unsigned int, sx->max_requests, SRDMA_GRANT_FLOOR);
+	v.floor = srdma_grant_floor(sx);
 	v.max = sx->max_requests;
 	v.batch = sx->recv_batch;
 	v.peak = sx->held_peak;
@@ -473,10 +456,10 @@ static noinline void srdma_grant_review(struct srdma_xprt *sx,
 					  v.share);
 		break;
 	case SRDMA_GRANT_IDLE:
-		srdma_grant_fall(sx, v.floor, v.peak, SRDMA_GRANT_IDLE);
+		srdma_grant_fall(sx, v.batch, v.peak, SRDMA_GRANT_IDLE);
 		break;
 	case SRDMA_GRANT_OVER_SHARE:
-		srdma_grant_fall(sx, v.floor, v.held, SRDMA_GRANT_OVER_SHARE);
+		srdma_grant_fall(sx, v.batch, v.held, SRDMA_GRANT_OVER_SHARE);
 		break;
 	case SRDMA_GRANT_KEEP:
 		break;

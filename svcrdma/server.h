@@ -257,7 +257,10 @@ enum srdma_grant_step {
  *	are posted, lowered by it under @sendq.lock; stamped into each
  *	reply as it is posted, under the same lock (srdma_send_post())
  * @lent: credits above the floor this connection took from the budget
- *	and holds (only the Receive completion handler and teardown use it)
+ *	and holds: its grant less the floor, and a rise's credits while
+ *	its Receives are being posted (a fall gives its credits back at
+ *	once, srdma_grant_fall()); only the Receive completion handler and
+ *	teardown use it
  * @peer: its client's entry in the budget's table of peers
  * @calls_in: messages received (the Receive completion handler's count)
  * @calls_done: messages whose Receive buffer is free again
@@ -808,6 +811,17 @@ static inline u32 srdma_grant(const struct srdma_xprt *sx)
 	return smp_load_acquire(&sx->grant);
 }
 
+/**
+ * srdma_grant_floor - the smallest grant of a connection
+ * @sx: the connection
+ *
+ * Return: SRDMA_GRANT_FLOOR, or less if the queues are sized for less.
+ */
+static inline unsigned int srdma_grant_floor(const struct srdma_xprt *sx)
+{
+	return min_t(unsigned int, sx->max_requests, SRDMA_GRANT_FLOOR);
+}
+
 extern unsigned long srdma_share_until;
 
 /**
@@ -828,6 +842,8 @@ void srdma_grant_share(const struct srdma_xprt *sx,
 		       struct srdma_grant_view *v);
 bool srdma_grant_take(struct srdma_xprt *sx, unsigned int n);
 void srdma_grant_give(struct srdma_xprt *sx, unsigned int n);
+unsigned int srdma_grant_fall(struct srdma_xprt *sx, unsigned int by,
+			      unsigned int held, enum srdma_grant_step why);
 void srdma_grant_release(struct srdma_xprt *sx);
 enum srdma_grant_step srdma_grant_step(const struct srdma_grant_view *v);
 
