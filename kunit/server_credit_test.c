@@ -347,8 +347,8 @@ static void cs_view(struct srdma_xprt *sx, struct srdma_grant_view *v,
 		    unsigned int held)
 {
 	*v = (struct srdma_grant_view){
-		.grant = 8 + sx->lent, .floor = 8, .max = 64, .batch = 8,
-		.held = held,
+		.grant = 8 + atomic_read(&sx->lent), .floor = 8, .max = 64,
+		.batch = 8, .held = held,
 	};
 	srdma_grant_share(sx, v);
 }
@@ -406,7 +406,7 @@ static void budget_release_case(struct kunit *test)
 		srdma_grant_release(c->sx[i]);
 	KUNIT_EXPECT_TRUE(test, srdma_grant_take(c->sx[CS_CONNS - 1], 32));
 	KUNIT_EXPECT_FALSE(test, srdma_grant_take(c->sx[CS_CONNS - 1], 1));
-	KUNIT_EXPECT_EQ(test, c->sx[CS_CONNS - 1]->lent, 40U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sx[CS_CONNS - 1]->lent), 40);
 }
 
 static struct kunit_case rpcrdma_server_credit_cases[] = {

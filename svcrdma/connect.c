@@ -489,7 +489,10 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 	srdma_send_destroy_all(sx);
 	srdma_rw_cache_destroy(sx);
 	rpcrdma_ib_destroy(&sx->ib, sx->cm_id);
-	/* The Receive handler is done with the grant. */
+	/*
+	 * The Receive handler is done with the grant; its quiet check is
+	 * stopped there, before the last put's kfree().
+	 */
 	srdma_grant_release(sx);
 }
 

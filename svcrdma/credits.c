@@ -8,36 +8,56 @@
  * srdma_grant_step() at every Call what to do: grow by a Receive batch
  * while the client keeps more than a third of the grant in use, fall by
  * one batch when it held no more than a sixth over a window of Calls.
+ * A connection that sends nothing gives no Call to ask at, so a check of
+ * its own, a delayed work queued while its grant is above the floor
+ * (srdma_grant_quiet_check()), takes the grant down to the floor once no
+ * message came for the quiet period (srdma_grant_quiet(), the sysctl
+ * credit_quiet_timeout): an idle mount, or one whose only Calls are a
+ * lease renewal a minute, does not keep its credits for good.
  * The credits above the floors come from one budget (srdma_credit_budget,
- * a sysctl), so memory for Receives stays bounded however many clients
- * connect; once it is spent, the budget is shared per client address
- * (struct srdma_peer): a connection whose client holds more than an
- * equal share falls a batch at a time, so that a client with many
+ * a sysctl), so what connections are granted stays bounded however many
+ * clients connect; once it is spent, the budget is shared per client
+ * address (struct srdma_peer): a connection whose client holds more than
+ * an equal share falls a batch at a time, so that a client with many
  * connections cannot keep the credits a client with one needs.
  *
  * RFC 8166 section 3.3.1 binds both directions.  The Receives for a
  * larger grant are posted before any reply carries it.  A smaller grant
  * binds the client only from the reply that tells it: until then it may
- * still use every credit an earlier reply gave.  Receives cannot be taken
- * back from the device; a fallen grant's Receives are given back by not
- * reposting them as Calls consume them (recv.c), which is safe because
- * each reply's grant is stamped as the reply is posted, under the lock
- * that orders the Send Queue and that a fall is published under
- * (srdma_send_stamp_grant()).  Take the last reply the client has read:
- * when it was posted, at least its grant's Receives were posted.  Every
- * Receive given back since was consumed by a Call that came after the
- * fall, whose reply is posted after that reply and so is not read yet:
- * the client counts that Call as outstanding against the grant it read.
- * So the client never has more credits than Receives are posted.  A
- * connection with no Calls keeps the Receives it has.
+ * still use every credit an earlier reply gave (the client of a quiet
+ * connection learns of its fall from the reply to its next Call).
+ * Receives cannot be taken back from the device; a fallen grant's
+ * Receives are given back by not reposting them as Calls consume them
+ * (recv.c).  Every change of the grant, a rise or a fall, from the
+ * Receive completion handler or from the quiet check, is made under the
+ * lock that orders the Send Queue, under which each reply's grant is
+ * stamped as the reply is posted (srdma_send_stamp_grant()); a fall adds
+ * what it takes from the grant to the Receives to give back in the same
+ * section, and a rise is added to the grant of that moment once its
+ * Receives are posted.  So at every moment the grant and the Receives
+ * still to give back together are no more than the Receives posted for
+ * credits.  Take the last reply the client has read: when it was posted,
+ * at least its grant's Receives were posted.  Every Receive given back
+ * since was taken by a Call whose completion was handled after that
+ * reply was posted, so the Call's own reply is posted later and is not
+ * read yet: the client counts that Call as outstanding against the grant
+ * it read.  So the client never has more credits than Receives are
+ * posted.  None of this depends on what made the grant fall, nor on how
+ * many falls still have Receives to give back: a fall from the quiet
+ * check, which may come while an earlier fall's Receives are being given
+ * back or a rise's Receives are being posted, is one more fall.
  *
- * The budget counts credits granted, not Receives posted: a fall gives
- * its credits back to the budget at once (srdma_grant_fall()), so that
- * another connection may grow with them, while its Receives are given
- * back only as the next Calls consume them, or when the connection
- * closes.  A connection's grant and the Receives it still has to give
- * back never add up to more than max_requests, which its queues are
- * sized for: it cannot grow until they are all given back.
+ * When the budget gets credits back: at the fall, all of them
+ * (srdma_grant_fall()), whatever made the grant fall.  The budget counts
+ * credits granted, not the Receives behind them: a fallen grant's
+ * Receives stay posted until the client's next Calls take them, one a
+ * Call, or until the connection closes and they are all freed, so a
+ * quiet connection may keep them long after its credits went to other
+ * clients.  What a connection keeps that way is bounded all the same:
+ * its grant and the Receives it has to give back never add up to more
+ * than max_requests, which its queues are sized for, as a rise is
+ * decided only when it has none to give back and takes the grant to at
+ * most max_requests, and a fall moves credits from the one to the other.
  */
 #include <kunit/visibility.h>
 #include <linux/hashtable.h>
@@ -61,6 +81,8 @@ unsigned long srdma_share_until;
 static DEFINE_SPINLOCK(srdma_peers_lock);
 static DEFINE_HASHTABLE(srdma_peers, 6);
 static unsigned int srdma_nr_peers;
+
+static void srdma_grant_quiet_worker(struct work_struct *work);
 
 /* An equal share of the budget for each client with connections. */
 static unsigned int srdma_budget_share(unsigned int budget)
@@ -177,8 +199,11 @@ int srdma_grant_init(struct srdma_xprt *sx, unsigned int max)
 {
 	sx->max_requests = max;
 	sx->grant = min_t(unsigned int, max, SRDMA_GRANT_FLOOR);
-	sx->lent = 0;
+	atomic_set(&sx->lent, 0);
 	sx->calls_in = 0;
+	sx->last_call = jiffies;
+	sx->grant_quiet = READ_ONCE(srdma_credit_quiet_timeout) * HZ;
+	INIT_DELAYED_WORK(&sx->grant_work, srdma_grant_quiet_worker);
 	atomic_set(&sx->calls_done, 0);
 	sx->held_peak = 0;
 	sx->window_calls = 0;
@@ -218,7 +243,7 @@ bool srdma_grant_take(struct srdma_xprt *sx, unsigned int n)
 	unsigned int budget = READ_ONCE(srdma_credit_budget);
 
 	if (atomic_add_return(n, &srdma_credits_lent) <= budget) {
-		sx->lent += n;
+		atomic_add(n, &sx->lent);
 		atomic_add(n, &sx->peer->lent);
 		return true;
 	}
@@ -236,9 +261,13 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_grant_take);
  */
 void srdma_grant_give(struct srdma_xprt *sx, unsigned int n)
 {
-	if (WARN_ON_ONCE(n > sx->lent))
-		n = sx->lent;
-	sx->lent -= n;
+	int left = atomic_sub_return(n, &sx->lent);
+
+	if (WARN_ON_ONCE(left < 0)) {
+		/* More than it holds: give back only what it holds. */
+		atomic_sub(left, &sx->lent);
+		n += left;
+	}
 	atomic_sub(n, &sx->peer->lent);
 	atomic_sub(n, &srdma_credits_lent);
 }
@@ -250,13 +279,16 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_grant_give);
  * @sx: the connection
  * @by: credits to fall by at most: the grant stays at or above its floor
  * @held: messages held, for the trace
- * @why: the reason (SRDMA_GRANT_IDLE or SRDMA_GRANT_OVER_SHARE)
+ * @why: the reason (SRDMA_GRANT_IDLE, SRDMA_GRANT_OVER_SHARE or
+ *	SRDMA_GRANT_QUIET)
  *
  * The smaller grant is published under the Send FIFO lock, so every reply
  * posted after it carries it, and as many Receives are to be given back
  * by not reposting those the next Calls consume (srdma_recv_refill();
  * the comment at the top of this file says why that is safe).  The
- * budget gets the credits now, not as those Receives go.
+ * budget gets the credits now, not as those Receives go.  Called by the
+ * Receive completion handler and by the quiet check, which may race:
+ * the grant is read and changed under the lock.
  *
  * Return: the credits the grant fell by (0 if it was at its floor).
  */
@@ -276,22 +308,110 @@ unsigned int srdma_grant_fall(struct srdma_xprt *sx, unsigned int by,
 	if (!by)
 		return 0;
 	srdma_grant_give(sx, by);
-	trace_svcrdma_grant_fall(sx, grant, grant - by, held,
-				 why == SRDMA_GRANT_OVER_SHARE);
+	trace_svcrdma_grant_fall(sx, grant, grant - by, held, why);
 	return by;
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_grant_fall);
 
 /**
+ * srdma_grant_quiet - how far a quiet connection's grant falls
+ * @last_call: when its last message came (jiffies)
+ * @now: jiffies
+ * @quiet: the quiet period (jiffies); 0 turns quiet falls off
+ * @grant: the grant now
+ * @floor: the smallest grant
+ *
+ * Return: the credits to fall by: every one above @floor once no message
+ * came for @quiet, else 0.  A @last_call after @now (a Call that came
+ * while the caller read the clock) is no quiet.
+ */
+unsigned int srdma_grant_quiet(unsigned long last_call, unsigned long now,
+			       unsigned long quiet, unsigned int grant,
+			       unsigned int floor)
+{
+	if (!quiet || grant <= floor)
+		return 0;
+	if (time_before(now, last_call + quiet))
+		return 0;
+	return grant - floor;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_grant_quiet);
+
+/**
+ * srdma_grant_quiet_check - fall to the floor if the connection is quiet
+ * @sx: the connection
+ * @now: jiffies
+ *
+ * Return: jiffies until the next check: 0 when none is needed (the grant
+ * fell to its floor or was at it; the next rise starts the checks again).
+ */
+unsigned long srdma_grant_quiet_check(struct srdma_xprt *sx,
+				      unsigned long now)
+{
+	unsigned long last = READ_ONCE(sx->last_call);
+	unsigned int floor = srdma_grant_floor(sx);
+	unsigned int grant = READ_ONCE(sx->grant);
+	unsigned int by, held;
+
+	by = srdma_grant_quiet(last, now, sx->grant_quiet, grant, floor);
+	if (by) {
+		held = READ_ONCE(sx->calls_in) -
+		       (unsigned int)atomic_read(&sx->calls_done);
+		srdma_grant_fall(sx, by, held, SRDMA_GRANT_QUIET);
+		return 0;
+	}
+	if (!sx->grant_quiet || grant <= floor)
+		return 0;
+	/* Not quiet yet: look again when it would be, if nothing comes. */
+	return last + sx->grant_quiet - now;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_grant_quiet_check);
+
+/*
+ * A connection's quiet check.  A work item, not a timer: the fall takes
+ * the Send FIFO lock, which senders take with softirqs enabled.  It holds
+ * no reference on the connection: srdma_grant_release() disables it
+ * before the connection is freed.
+ */
+static void srdma_grant_quiet_worker(struct work_struct *work)
+{
+	struct srdma_xprt *sx = container_of(to_delayed_work(work),
+					     struct srdma_xprt, grant_work);
+	unsigned long next = srdma_grant_quiet_check(sx, jiffies);
+
+	if (next)
+		queue_delayed_work(system_wq, &sx->grant_work, next);
+}
+
+/**
+ * srdma_grant_quiet_arm - start the quiet checks of a grant that rose
+ * @sx: the connection, whose grant is above its floor
+ *
+ * Called by the Receive completion handler after a rise: at most one
+ * check is queued at a time, and it queues the next itself.
+ */
+void srdma_grant_quiet_arm(struct srdma_xprt *sx)
+{
+	if (sx->grant_quiet && !delayed_work_pending(&sx->grant_work))
+		queue_delayed_work(system_wq, &sx->grant_work,
+				   sx->grant_quiet);
+}
+
+/**
  * srdma_grant_release - a connection is freed: its credits go back to
  *	the budget and it leaves its client's count
- * @sx: the connection (srdma_grant_init() may not have run)
+ * @sx: the connection (srdma_grant_init() may not have run); its Receive
+ *	completion handler is done (the QP is drained)
+ *
+ * Its quiet check is disabled first, and waited for if it runs: it must
+ * not run on a freed connection, nor queue itself again.  Sleeps.
  */
 void srdma_grant_release(struct srdma_xprt *sx)
 {
 	if (!sx->peer)
 		return;
-	srdma_grant_give(sx, sx->lent);
+	disable_delayed_work_sync(&sx->grant_work);
+	srdma_grant_give(sx, atomic_read(&sx->lent));
 	srdma_peer_detach(sx);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_grant_release);

@@ -395,11 +395,13 @@ static void srdma_recv_refill(struct srdma_xprt *sx, struct srdma_recv *rc)
  * see: a client that keeps its whole grant in flight was seen with about
  * half of it here.)  Grow the grant by a batch, from the server's
  * budget: the Receives for it are posted first, and only then do replies
- * carry it (RFC 8166 section 3.3.1).
+ * carry it (RFC 8166 section 3.3.1).  The rise is added under the Send
+ * FIFO lock to the grant of that moment: the quiet check may have
+ * lowered it meanwhile (srdma_grant_fall()).
  */
 static void srdma_grant_grow(struct srdma_xprt *sx, unsigned int held)
 {
-	unsigned int grant = sx->grant, add, got;
+	unsigned int grant = READ_ONCE(sx->grant), add, got;
 	struct srdma_recv_batch b;
 
 	add = min(sx->recv_batch, sx->max_requests - grant);
@@ -417,9 +419,13 @@ static void srdma_grant_grow(struct srdma_xprt *sx, unsigned int held)
 		srdma_close(sx, "cannot post Receives for a larger grant");
 		return;
 	}
+	spin_lock(&sx->sendq.lock);
+	grant = sx->grant;
 	/* The Receives are posted: now replies may carry the grant. */
 	smp_store_release(&sx->grant, grant + got);
+	spin_unlock(&sx->sendq.lock);
 	trace_svcrdma_grant(sx, grant, grant + got, held);
+	srdma_grant_quiet_arm(sx);
 }
 
 /*
@@ -462,16 +468,21 @@ static noinline void srdma_grant_review(struct srdma_xprt *sx,
 		srdma_grant_fall(sx, v.batch, v.held, SRDMA_GRANT_OVER_SHARE);
 		break;
 	case SRDMA_GRANT_KEEP:
+	case SRDMA_GRANT_QUIET:	/* never srdma_grant_step()'s */
 		break;
 	}
 }
 
-/* A Call came: see whether the grant is to change. */
+/*
+ * A Call came: see whether the grant is to change, and note when, for the
+ * quiet check (srdma_grant_quiet_check()).
+ */
 static void srdma_grant_adjust(struct srdma_xprt *sx)
 {
-	unsigned int held, grant = sx->grant;
+	unsigned int held, grant = READ_ONCE(sx->grant);
 	bool window_end;
 
+	WRITE_ONCE(sx->last_call, jiffies);
 	held = ++sx->calls_in - (unsigned int)atomic_read(&sx->calls_done);
 	sx->held_peak = max(sx->held_peak, held);
 	window_end = ++sx->window_calls >= SRDMA_GRANT_WINDOW * grant;

@@ -97,6 +97,14 @@
 #define SRDMA_MAX_SQ_STALL	600
 /* Credits above their floors that all connections may hold together. */
 #define SRDMA_MAX_CREDIT_BUDGET	16777216
+/*
+ * Seconds without a Call after which a connection's grant falls to its
+ * floor (credits.c); 0 never.  Long enough to span the pauses of a busy
+ * client, short enough that a client that needs credits finds those of
+ * quiet ones back in the budget within seconds.
+ */
+#define SRDMA_DEF_CREDIT_QUIET	5
+#define SRDMA_MAX_CREDIT_QUIET	3600
 
 /* Malformed messages a connection may send before it is disconnected. */
 #define SRDMA_MAX_PEER_ERRORS	16
@@ -109,6 +117,7 @@ extern unsigned int srdma_max_req_size;
 extern unsigned int srdma_ord;
 extern unsigned int srdma_sq_stall_timeout;
 extern unsigned int srdma_credit_budget;
+extern unsigned int srdma_credit_quiet_timeout;
 
 /**
  * enum srdma_stat - counters under /proc/sys/sunrpc/svc_rdma/
@@ -213,6 +222,9 @@ struct srdma_grant_view {
  *	a whole window
  * @SRDMA_GRANT_OVER_SHARE: fall by a batch: the budget is being shared
  *	out and its client holds more than its share
+ * @SRDMA_GRANT_QUIET: fall to the floor: no Call came for the quiet
+ *	period (the connection's quiet check decides it, srdma_grant_quiet(),
+ *	not srdma_grant_step())
  */
 enum srdma_grant_step {
 	SRDMA_GRANT_KEEP,
@@ -220,6 +232,7 @@ enum srdma_grant_step {
 	SRDMA_GRANT_AT_SHARE,
 	SRDMA_GRANT_IDLE,
 	SRDMA_GRANT_OVER_SHARE,
+	SRDMA_GRANT_QUIET,
 };
 
 /*
@@ -254,13 +267,19 @@ enum srdma_grant_step {
  * @max_requests: the largest grant: the queues are sized for it
  * @grant: credits granted now, from SRDMA_GRANT_FLOOR up to @max_requests;
  *	raised by the Receive completion handler once the Receives for it
- *	are posted, lowered by it under @sendq.lock; stamped into each
- *	reply as it is posted, under the same lock (srdma_send_post())
+ *	are posted, lowered by it or by @grant_work; every change is made
+ *	under @sendq.lock, and stamped into each reply as it is posted,
+ *	under the same lock (srdma_send_post())
  * @lent: credits above the floor this connection took from the budget
  *	and holds: its grant less the floor, and a rise's credits while
  *	its Receives are being posted (a fall gives its credits back at
- *	once, srdma_grant_fall()); only the Receive completion handler and
- *	teardown use it
+ *	once, srdma_grant_fall())
+ * @last_call: when the last message came (jiffies; the Receive
+ *	completion handler stores it, @grant_work reads it)
+ * @grant_quiet: the quiet period (jiffies): a grant above the floor falls
+ *	to it once no message came for this long; 0 never
+ * @grant_work: checks, while the grant is above its floor, whether the
+ *	connection has been quiet (srdma_grant_quiet_check())
  * @peer: its client's entry in the budget's table of peers
  * @calls_in: messages received (the Receive completion handler's count)
  * @calls_done: messages whose Receive buffer is free again
@@ -342,13 +361,16 @@ struct srdma_xprt {
 	unsigned int recv_size;
 	unsigned int max_requests;
 	unsigned int grant;
-	unsigned int lent;
+	atomic_t lent;
 	struct srdma_peer *peer;
 	unsigned int calls_in;
+	unsigned long last_call;
 	atomic_t calls_done;
 	unsigned int held_peak;
 	unsigned int window_calls;
 	atomic_t recv_giveback;
+	unsigned long grant_quiet;
+	struct delayed_work grant_work;
 	unsigned int ord;
 	unsigned int max_send_sge;
 
@@ -844,6 +866,12 @@ bool srdma_grant_take(struct srdma_xprt *sx, unsigned int n);
 void srdma_grant_give(struct srdma_xprt *sx, unsigned int n);
 unsigned int srdma_grant_fall(struct srdma_xprt *sx, unsigned int by,
 			      unsigned int held, enum srdma_grant_step why);
+unsigned int srdma_grant_quiet(unsigned long last_call, unsigned long now,
+			       unsigned long quiet, unsigned int grant,
+			       unsigned int floor);
+unsigned long srdma_grant_quiet_check(struct srdma_xprt *sx,
+				      unsigned long now);
+void srdma_grant_quiet_arm(struct srdma_xprt *sx);
 void srdma_grant_release(struct srdma_xprt *sx);
 enum srdma_grant_step srdma_grant_step(const struct srdma_grant_view *v);
 

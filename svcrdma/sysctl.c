@@ -13,6 +13,7 @@ unsigned int srdma_max_requests = SRDMA_DEF_REQUESTS;
 unsigned int srdma_max_req_size = SRDMA_DEF_REQ_SIZE;
 unsigned int srdma_ord = SRDMA_DEF_ORD;
 unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
+unsigned int srdma_credit_quiet_timeout = SRDMA_DEF_CREDIT_QUIET;
 /* Set from the machine's memory at registration. */
 unsigned int srdma_credit_budget;
 EXPORT_SYMBOL_IF_KUNIT(srdma_credit_budget);
@@ -28,6 +29,7 @@ static unsigned int max_ord = SRDMA_MAX_ORD;
 static unsigned int min_sq_stall = SRDMA_MIN_SQ_STALL;
 static unsigned int max_sq_stall = SRDMA_MAX_SQ_STALL;
 static unsigned int max_budget = SRDMA_MAX_CREDIT_BUDGET;
+static unsigned int max_credit_quiet = SRDMA_MAX_CREDIT_QUIET;
 
 static struct ctl_table_header *srdma_sysctl_header;
 
@@ -117,6 +119,15 @@ static struct ctl_table srdma_sysctl_table[] = {
 		.proc_handler	= proc_douintvec_minmax,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &max_budget,
+	},
+	{
+		.procname	= "credit_quiet_timeout",
+		.data		= &srdma_credit_quiet_timeout,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &max_credit_quiet,
 	},
 	SRDMA_STAT_ENTRY("rdma_stat_read", SRDMA_STAT_READ),
 	SRDMA_STAT_ENTRY("rdma_stat_recv", SRDMA_STAT_RECV),

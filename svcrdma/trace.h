@@ -349,29 +349,37 @@ TRACE_EVENT(svcrdma_grant_budget,
 		  __get_str(peer), __entry->grant, __entry->held)
 );
 
+TRACE_DEFINE_ENUM(SRDMA_GRANT_IDLE);
+TRACE_DEFINE_ENUM(SRDMA_GRANT_OVER_SHARE);
+TRACE_DEFINE_ENUM(SRDMA_GRANT_QUIET);
+
 TRACE_EVENT(svcrdma_grant_fall,
 	TP_PROTO(const struct srdma_xprt *sx, unsigned int old,
-		 unsigned int grant, unsigned int held, bool over_share),
-	TP_ARGS(sx, old, grant, held, over_share),
+		 unsigned int grant, unsigned int held,
+		 enum srdma_grant_step why),
+	TP_ARGS(sx, old, grant, held, why),
 	TP_STRUCT__entry(
 		__string(peer, sx->xprt.xpt_remotebuf)
 		__field(unsigned int, old)
 		__field(unsigned int, grant)
 		__field(unsigned int, held)
-		__field(bool, over_share)
+		__field(unsigned int, why)
 	),
 	TP_fast_assign(
 		__assign_str(peer);
 		__entry->old = old;
 		__entry->grant = grant;
 		__entry->held = held;
-		__entry->over_share = over_share;
+		__entry->why = why;
 	),
 	TP_printk("peer=%s grant %u -> %u (%u messages held): %s",
 		  __get_str(peer), __entry->old, __entry->grant,
-		  __entry->held, __entry->over_share ?
-		  "its client holds more than its share of the credit budget" :
-		  "idle")
+		  __entry->held,
+		  __print_symbolic(__entry->why,
+			{ SRDMA_GRANT_IDLE, "idle" },
+			{ SRDMA_GRANT_OVER_SHARE,
+			  "its client holds more than its share of the credit budget" },
+			{ SRDMA_GRANT_QUIET, "quiet" }))
 );
 
 TRACE_EVENT(svcrdma_grant_share,
