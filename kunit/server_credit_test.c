@@ -2,17 +2,21 @@
 /*
  * KUnit: a server connection's grant (svcrdma/credits.c).
  *
- * Three things are checked.  srdma_grant_step()'s decisions, vector by
- * vector.  The rule that lets a fallen grant's Receives go (the next
- * Calls' Receives are not reposted, and each reply carries the grant of
- * the moment it is posted), against a model of a client that keeps to
- * RFC 8166 section 3.3.1 (it never has more Calls outstanding than the
- * last reply it read granted): whatever the order of Calls, replies,
- * rises and falls, every credit the client believes it has is backed by
- * a posted Receive, and once the load stops changing every fallen
- * credit's Receive has been given back.  And the budget shared per client: a
- * client with many connections that took it all must give way to a
- * client with one.
+ * Four things are checked.  srdma_grant_step()'s decisions, and
+ * srdma_grant_quiet()'s (how far a connection that sent nothing for a
+ * while falls), vector by vector.  The rule that lets a fallen grant's
+ * Receives go (the next Calls' Receives are not reposted, and each reply
+ * carries the grant of the moment it is posted), against a model of a
+ * client that keeps to RFC 8166 section 3.3.1 (it never has more Calls
+ * outstanding than the last reply it read granted): whatever the order
+ * of Calls, replies, rises and falls, quiet falls to the floor among
+ * them, even while an earlier fall's Receives are being given back or a
+ * rise's are being posted, every credit the client believes it has is
+ * backed by a posted Receive, and once the load stops changing every
+ * fallen credit's Receive has been given back.  And the budget shared
+ * per client: a client with many connections that took it all must give
+ * way to a client with one, and a client whose connections went quiet
+ * must give the budget back at once.
  */
 #include <kunit/test.h>
 #include <linux/inet.h>
@@ -82,6 +86,59 @@ static void grant_step_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v->v), v->want);
 }
 
+/* One srdma_grant_quiet() vector: times in jiffies. */
+struct gq_vec {
+	const char *name;
+	unsigned long last_call;
+	unsigned long now;
+	unsigned long quiet;
+	unsigned int grant;
+	unsigned int floor;
+	unsigned int want;
+};
+
+#define GQ_T0	1000UL
+#define GQ_Q	(5UL * HZ)
+
+static const struct gq_vec gq_vecs[] = {
+	{ "quiet for the period exactly: down to the floor",
+	  GQ_T0, GQ_T0 + GQ_Q, GQ_Q, 64, 8, 56 },
+	{ "a tick short of the period: stays",
+	  GQ_T0, GQ_T0 + GQ_Q - 1, GQ_Q, 64, 8, 0 },
+	{ "a Call just now: stays", GQ_T0, GQ_T0, GQ_Q, 64, 8, 0 },
+	{ "a NULL a minute: quiet since the last one",
+	  GQ_T0, GQ_T0 + 60 * HZ, GQ_Q, 64, 8, 56 },
+	{ "a batch above the floor", GQ_T0, GQ_T0 + GQ_Q, GQ_Q, 16, 8, 8 },
+	{ "at the floor", GQ_T0, GQ_T0 + 3600 * HZ, GQ_Q, 8, 8, 0 },
+	{ "queues smaller than the floor, at their grant",
+	  GQ_T0, GQ_T0 + 3600 * HZ, GQ_Q, 4, 4, 0 },
+	{ "quiet falls turned off", GQ_T0, GQ_T0 + 3600 * HZ, 0, 64, 8, 0 },
+	{ "a Call after the clock was read",
+	  GQ_T0 + 1, GQ_T0, GQ_Q, 64, 8, 0 },
+	{ "jiffies wrapped since the last Call",
+	  ULONG_MAX - HZ, ULONG_MAX - HZ + GQ_Q, GQ_Q, 64, 8, 56 },
+	{ "an hour's period, an hour quiet",
+	  GQ_T0, GQ_T0 + 3600 * HZ, 3600 * HZ, 40, 8, 32 },
+	{ "an hour's period, a minute quiet",
+	  GQ_T0, GQ_T0 + 60 * HZ, 3600 * HZ, 40, 8, 0 },
+};
+
+static void gq_vec_desc(const struct gq_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(gq, gq_vecs, gq_vec_desc);
+
+static void grant_quiet_case(struct kunit *test)
+{
+	const struct gq_vec *v = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, srdma_grant_quiet(v->last_call, v->now,
+						v->quiet, v->grant, v->floor),
+			v->want);
+}
+
 /*
  * The model: a server whose Receives are reposted as each Call consumes
  * one, unless a fallen grant still has Receives to give back; nfsd
@@ -104,7 +161,12 @@ struct lm {
 	u32 flight[LM_MAX];	/* replies posted, not yet read */
 	u32 head, tail;
 	u32 call_pct;		/* how busy the client is */
+	u32 rising;		/* a rise whose Receives are posted, not yet
+				 * added to the grant
+				 */
+	u32 rise_base;		/* the grant the rise was decided at */
 	bool stamp_at_encode;	/* the broken server of lm_broken_case */
+	bool rise_on_base;	/* a server that adds a rise to rise_base */
 };
 
 static void lm_init(struct lm *m, u32 grant, u32 call_pct)
@@ -116,9 +178,16 @@ static void lm_init(struct lm *m, u32 grant, u32 call_pct)
 	m->call_pct = call_pct;
 }
 
-/* Every credit the client believes it has is backed by a Receive. */
+/*
+ * Every credit the client believes it has is backed by a Receive; the
+ * grant and the Receives still to give back are backed too, and never
+ * exceed the largest grant (64) between them.
+ */
 static bool lm_backed(const struct lm *m)
 {
+	if (m->posted < m->grant + m->giveback ||
+	    m->grant + m->giveback + m->rising > 64)
+		return false;
 	return m->client_grant <= m->outstanding ||
 	       m->posted >= m->client_grant - m->outstanding;
 }
@@ -165,11 +234,19 @@ static void lm_fall(struct lm *m, u32 by)
 	m->giveback += by;
 }
 
-static void lm_grow(struct lm *m, u32 by)
+/* A rise: its Receives are posted (srdma_grant_grow()) ... */
+static void lm_grow_post(struct lm *m, u32 by)
 {
-	/* Receives first, then the grant. */
 	m->posted += by;
-	m->grant += by;
+	m->rising = by;
+	m->rise_base = m->grant;
+}
+
+/* ... then added to the grant of the moment (or, broken, to rise_base). */
+static void lm_grow_publish(struct lm *m)
+{
+	m->grant = (m->rise_on_base ? m->rise_base : m->grant) + m->rising;
+	m->rising = 0;
 }
 
 /*
@@ -194,11 +271,16 @@ static bool lm_step(struct lm *m, struct rnd_state *rnd, bool change)
 	} else if (r < 95) {
 		if (m->head != m->tail)
 			lm_read(m);
-	} else if (change && !m->giveback) {
+	} else if (change && m->rising && r < 97) {
+		lm_grow_publish(m);
+	} else if (change && r == 99 && m->grant > 8) {
+		/* Quiet: to the floor, whatever falls or rise are pending. */
+		lm_fall(m, m->grant - 8);
+	} else if (change && !m->giveback && !m->rising) {
 		if (r < 98 && m->grant > 8)
 			lm_fall(m, min(8U, m->grant - 8));
 		else if (m->grant < 64)
-			lm_grow(m, 8);
+			lm_grow_post(m, 8);
 	}
 	return lm_backed(m);
 }
@@ -213,6 +295,11 @@ static bool lm_run(struct lm *m, u64 seed, unsigned int steps)
 	for (i = 0; i < steps; i++)
 		if (!lm_step(m, &rnd, true))
 			return false;
+	if (m->rising) {
+		lm_grow_publish(m);
+		if (!lm_backed(m))
+			return false;
+	}
 	m->call_pct = 30;
 	for (i = 0; i < 4000; i++)
 		if (!lm_step(m, &rnd, false))
@@ -296,6 +383,80 @@ static void grant_fall_order_case(struct kunit *test)
 	grant_fall_order(test, true, false);
 }
 
+/*
+ * By hand: a connection at 32, with nothing to give back, decides a rise
+ * of a batch and posts its Receives; before the rise is added to the
+ * grant, the connection's quiet check takes the grant down to 8.  Added
+ * to the grant of that moment, the rise makes 16, and the Receives back
+ * every credit whatever the client does with the 32 it was last told;
+ * added to the grant it was decided at (@on_base), it makes 40 with 16
+ * Receives behind it once the quiet fall's are given back.
+ */
+static void grant_quiet_stack(struct kunit *test, bool on_base, bool want)
+{
+	struct lm *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	bool backed;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	lm_init(m, 32, 0);
+	m->rise_on_base = on_base;
+	lm_grow_post(m, 8);
+	lm_fall(m, m->grant - 8);	/* quiet */
+	lm_grow_publish(m);
+	backed = lm_backed(m);
+	/* The client uses the 32 it was told... */
+	for (i = 0; i < 32; i++) {
+		lm_call(m);
+		lm_encode(m);
+		lm_post(m, 0);
+		backed &= lm_backed(m);
+	}
+	/* ... then keeps as many Calls out as each reply it reads grants. */
+	for (i = 0; i < 200 && backed; i++) {
+		lm_read(m);
+		while (backed && m->outstanding < m->client_grant) {
+			if (!m->posted) {
+				backed = false;
+				break;
+			}
+			lm_call(m);
+			lm_encode(m);
+			lm_post(m, 0);
+			backed &= lm_backed(m);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, backed, want);
+	if (!want)
+		return;
+	KUNIT_EXPECT_EQ(test, m->client_grant, 16U);
+	KUNIT_EXPECT_EQ(test, m->given, 24U);
+	KUNIT_EXPECT_EQ(test, m->giveback, 0U);
+	KUNIT_EXPECT_EQ(test, m->posted, m->grant);
+}
+
+static void grant_quiet_stack_case(struct kunit *test)
+{
+	grant_quiet_stack(test, false, true);
+	grant_quiet_stack(test, true, false);
+}
+
+/* A server that adds a rise to the grant it was decided at is caught. */
+static void grant_model_rise_on_base_case(struct kunit *test)
+{
+	struct lm *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int seed, caught = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (seed = 1; seed <= 300; seed++) {
+		lm_init(m, 8 * (1 + seed % 8), lm_loads[seed % 3]);
+		m->rise_on_base = true;
+		if (!lm_run(m, seed, 3000))
+			caught++;
+	}
+	KUNIT_EXPECT_GT(test, caught, 0U);
+}
+
 /* Bare connections from two clients, for the budget's shares. */
 #define CS_CONNS	5
 
@@ -314,6 +475,7 @@ static struct srdma_xprt *cs_conn(struct kunit *test, const char *addr)
 	sin->sin_family = AF_INET;
 	sin->sin_addr.s_addr = in_aton(addr);
 	sx->xprt.xpt_net = &init_net;
+	rpcrdma_sendq_init(&sx->sendq);
 	KUNIT_ASSERT_EQ(test, srdma_grant_init(sx, 64), 0);
 	return sx;
 }
@@ -392,6 +554,68 @@ static void budget_share_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v), SRDMA_GRANT_AT_SHARE);
 }
 
+/* A connection grows by @n credits from the budget, as recv.c does. */
+static void cs_grow(struct kunit *test, struct srdma_xprt *sx, unsigned int n)
+{
+	KUNIT_ASSERT_TRUE(test, srdma_grant_take(sx, n));
+	sx->grant += n;
+}
+
+/*
+ * The client with four connections took the whole budget, then three of
+ * them went quiet: their quiet checks take them down to the floor, and
+ * the budget has their credits back at once, before a single Receive is
+ * given back, for the client with one connection.  The fourth, whose last
+ * Call is recent, keeps its grant until it would be quiet.
+ */
+static void budget_quiet_case(struct kunit *test)
+{
+	struct cs *c = test->priv;
+	struct srdma_xprt *one = c->sx[CS_CONNS - 1], *sx;
+	unsigned long now = jiffies;
+	unsigned int i;
+
+	srdma_credit_budget = 32;
+	for (i = 0; i < CS_CONNS - 1; i++) {
+		sx = c->sx[i];
+		cs_grow(test, sx, 8);
+		sx->grant_quiet = 5 * HZ;
+		/* Three quiet for 10 s, the last for 1 s. */
+		sx->last_call = now - (i < CS_CONNS - 2 ? 10 : 1) * HZ;
+	}
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(one, 8));
+
+	for (i = 0; i < CS_CONNS - 2; i++) {
+		sx = c->sx[i];
+		KUNIT_EXPECT_EQ(test, srdma_grant_quiet_check(sx, now), 0UL);
+		KUNIT_EXPECT_EQ(test, sx->grant, 8U);
+		KUNIT_EXPECT_EQ(test, atomic_read(&sx->lent), 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&sx->recv_giveback), 8);
+	}
+	sx = c->sx[CS_CONNS - 2];
+	KUNIT_EXPECT_EQ(test, srdma_grant_quiet_check(sx, now), 4UL * HZ);
+	KUNIT_EXPECT_EQ(test, sx->grant, 16U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sx->recv_giveback), 0);
+
+	/* 24 credits are back, though no Receive was given back yet. */
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, srdma_grant_take(one, 8));
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(one, 8));
+
+	/* At the floor there is nothing more to check, however long. */
+	KUNIT_EXPECT_EQ(test, srdma_grant_quiet_check(c->sx[0], now + 3600 * HZ),
+			0UL);
+	KUNIT_EXPECT_EQ(test, c->sx[0]->grant, 8U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sx[0]->recv_giveback), 8);
+
+	/* A quiet period of 0: no fall, no check. */
+	sx = c->sx[CS_CONNS - 2];
+	sx->grant_quiet = 0;
+	KUNIT_EXPECT_EQ(test, srdma_grant_quiet_check(sx, now + 3600 * HZ),
+			0UL);
+	KUNIT_EXPECT_EQ(test, sx->grant, 16U);
+}
+
 /* Whatever was taken goes back when the connections are freed. */
 static void budget_release_case(struct kunit *test)
 {
@@ -411,9 +635,12 @@ static void budget_release_case(struct kunit *test)
 
 static struct kunit_case rpcrdma_server_credit_cases[] = {
 	KUNIT_CASE_PARAM(grant_step_case, gs_gen_params),
+	KUNIT_CASE_PARAM(grant_quiet_case, gq_gen_params),
 	KUNIT_CASE(grant_model_case),
 	KUNIT_CASE(grant_model_broken_case),
+	KUNIT_CASE(grant_model_rise_on_base_case),
 	KUNIT_CASE(grant_fall_order_case),
+	KUNIT_CASE(grant_quiet_stack_case),
 	{}
 };
 
@@ -424,6 +651,7 @@ static struct kunit_suite rpcrdma_server_credit_suite = {
 
 static struct kunit_case rpcrdma_server_budget_cases[] = {
 	KUNIT_CASE(budget_share_case),
+	KUNIT_CASE(budget_quiet_case),
 	KUNIT_CASE(budget_release_case),
 	{}
 };
