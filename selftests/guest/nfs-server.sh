@@ -52,6 +52,10 @@ our_server_setup() {
 	if [ -n "${SQ_STALL_TIMEOUT:-}" ]; then
 		echo "$SQ_STALL_TIMEOUT" >/proc/sys/sunrpc/svc_rdma/sq_stall_timeout
 	fi
+	[ "$(cat /proc/sys/sunrpc/svc_rdma/credit_quiet_timeout)" = 5 ] ||
+		fail "credit_quiet_timeout is not 5 s by default"
+	! echo 3601 2>/dev/null >/proc/sys/sunrpc/svc_rdma/credit_quiet_timeout ||
+		fail "credit_quiet_timeout accepted 3601, above its maximum"
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 	for ev in accept queues bc_call bc_reply decode_short_err decode_badvers_err \
 		  decode_drop_err decode_badproc_err decode_parse_err err_vers \
@@ -153,17 +157,28 @@ our_server_checks() {
 			{ grep ' svcrdma_grant' "$SERVER_TRACE" | tail -5
 			  fail "no connection's grant fell back to 8 when its load did"; }
 	fi
-	# credit_share: the grants say why each client's credits moved.
+	# credit_share: the grants say why each client's credits moved: both
+	# clients' connections fell to the floor for being quiet, then, in the
+	# second round (after the step's trace marker), the nconnect=16
+	# client's for holding more than its share.
 	if has_step credit_share; then
 		grep -E ' svcrdma_grant_(fall|share|budget): ' "$SERVER_TRACE" |
 			sort -u -k2 | head -6
+		for peer in 192.0.2.2 192.0.2.12; do
+			grep -qE " svcrdma_grant_fall: peer=${peer//./\\.}:[0-9]+ grant [0-9]+ -> 8 \([0-9]+ messages held\): quiet" \
+				"$SERVER_TRACE" ||
+				fail "no connection of client $peer fell to 8 for being quiet"
+		done
+		sed -n '/credit_share: second round/,$p' "$SERVER_TRACE" >/tmp/share-round2
+		grep -q . /tmp/share-round2 ||
+			fail "no 'credit_share: second round' marker in the trace"
 		grep -qE " svcrdma_grant_fall: peer=192\.0\.2\.2:[0-9]+ grant [0-9]+ -> [0-9]+ \([0-9]+ messages held\): its client holds more than its share" \
-			"$SERVER_TRACE" ||
+			/tmp/share-round2 ||
 			fail "no connection of the nconnect=16 client fell for holding more than its share"
-		grep -qE " svcrdma_grant_(budget|share): peer=192\.0\.2\.12:" "$SERVER_TRACE" ||
+		grep -qE " svcrdma_grant_(budget|share): peer=192\.0\.2\.12:" /tmp/share-round2 ||
 			fail "no event says why the one-connection client's grant waited"
 		one=$(grep -oE " svcrdma_grant: peer=192\.0\.2\.12:[0-9]+ grant [0-9]+ -> [0-9]+" \
-			"$SERVER_TRACE" | awk '{ print $NF }' | sort -n | tail -1)
+			/tmp/share-round2 | awk '{ print $NF }' | sort -n | tail -1)
 		echo "the one-connection client's grant reached ${one:-8}"
 		[ "${one:-8}" -ge 32 ] ||
 			fail "the one-connection client's grant reached ${one:-8}, not its share of the budget less a batch (32)"

@@ -784,13 +784,21 @@ server_step_delegation_recall() {
 	signal_peer delegation-recalled
 }
 
-# credit_share (our server): with a credit budget of 64, a client address with an nconnect=16 mount takes the budget, then
-# a second client address (192.0.2.12, to the server's 192.0.2.11) with
-# one connection needs credits: the budget is shared per client
-# (svcrdma/credits.c), so the first client's connections fall and the
-# second's grows to its share, and both keep doing I/O.  NFSv3, so that
-# the NFS client does not find the two server addresses to be one server
-# and share a connection (NFSv4.1 trunking).
+# credit_share (our server): with a credit budget of 64, a client address
+# with an nconnect=16 mount takes the budget, then goes quiet; a second
+# client address (192.0.2.12, to the server's 192.0.2.11) with one
+# connection then needs credits and must find those of the quiet
+# connections back in the budget within seconds (their grants fall to the
+# floor after credit_quiet_timeout, CREDIT_QUIET_TIMEOUT here, and the
+# budget gets their credits at the fall: svcrdma/credits.c).  Once both
+# are quiet, the nconnect=16 client takes the budget again and the other
+# needs credits while it is busy: the budget is shared per client, so the
+# first client's connections fall and the second's grows to its share,
+# and both keep doing I/O.  Both clients start that second round with
+# the larger grant they were last told, over the Receives the quiet falls
+# left posted.  NFSv3, so that the NFS client does not find the two
+# server addresses to be one server and share a connection (NFSv4.1
+# trunking).
 share_fio() {
 	local name=$1 dir=$2 jobs=$3 depth=$4 secs=$5
 
@@ -825,7 +833,7 @@ print(int(json.load(open(sys.argv[1]))["jobs"][0]["write"]["iops"]))' \
 client_step_credit_share() {
 	local many one ok=1
 
-	step "credit budget 64: an nconnect=16 client, then a one-connection client"
+	step "credit budget 64: an nconnect=16 client grows and goes quiet, then a one-connection client needs credits"
 	add_rdma_address 192.0.2.12
 	ip route add 192.0.2.11/32 dev eth0 src 192.0.2.12 ||
 		fail "cannot route 192.0.2.11 from 192.0.2.12"
@@ -837,6 +845,24 @@ client_step_credit_share() {
 		192.0.2.11:/export /mnt/one || fail "mount of 192.0.2.11 failed"
 	share_layout many /mnt/many/share-many 4
 	share_layout one /mnt/one/share-one 1
+	# The nconnect=16 client takes the budget, then sends nothing more
+	# (until the second round) while the other client starts.
+	share_fio many /mnt/many/share-many 4 32 15 &
+	many=$!
+	sleep 10
+	signal_peer share-grown
+	await_pid 180 "fio on the nconnect=16 mount" "$many" ||
+		fail "fio on the nconnect=16 mount failed before it went quiet"
+	signal_peer share-many-quiet
+	wait_peer share-one-go 120
+	share_fio one /mnt/one/share-one 1 64 20 &
+	one=$!
+	signal_peer share-one-started
+	await_pid 180 "fio on the one-connection mount" "$one" ||
+		fail "fio on the one-connection mount failed while the other client was quiet"
+	signal_peer share-one-quiet
+	wait_peer share-both-quiet 120
+	step "credit budget 64: the nconnect=16 client busy again, then the one-connection client"
 	share_fio many /mnt/many/share-many 4 32 40 &
 	many=$!
 	sleep 10
@@ -871,14 +897,80 @@ client_step_credit_share() {
 	umount /mnt/many /mnt/one
 }
 
+# share_above ADDR: the credits above the floors (8) that the connections
+# from client ADDR hold now (the credits column of /proc/net/rpcrdma).
+share_above() {
+	awk -v a="$1:" '$1 == "server" && index($3, a) == 1 &&
+		$4 == "connected" { s += $6 - 8 } END { print s + 0 }' \
+		/proc/net/rpcrdma
+}
+
+# share_wait ADDR OP N SECS: wait up to SECS seconds, looking every half
+# second, until share_above ADDR is at most (OP le) or at least (OP ge)
+# N; say how long that took, or what it still was.  Status 1 if it
+# never was.
+share_wait() {
+	local addr=$1 op=$2 n=$3 secs=$4 start now got
+
+	start=$(date +%s%N)
+	while :; do
+		got=$(share_above "$addr")
+		now=$(date +%s%N)
+		if { [ "$op" = le ] && [ "$got" -le "$n" ]; } ||
+		   { [ "$op" = ge ] && [ "$got" -ge "$n" ]; }; then
+			echo "client $addr: $got credits above its floors after $(((now - start) / 1000000)) ms"
+			return 0
+		fi
+		[ $(((now - start) / 1000000000)) -lt "$secs" ] || break
+		sleep 0.5
+	done
+	echo "client $addr: still $got credits above its floors after $secs s"
+	return 1
+}
+
 server_step_credit_share() {
-	local budget=64 old share many one
+	local budget=64 old oldq quiet share many one why=
 
 	add_rdma_address 192.0.2.11
 	old=$(cat /proc/sys/sunrpc/svc_rdma/credit_budget)
+	oldq=$(cat /proc/sys/sunrpc/svc_rdma/credit_quiet_timeout)
+	quiet=${CREDIT_QUIET_TIMEOUT:-5}
 	echo "$budget" >/proc/sys/sunrpc/svc_rdma/credit_budget ||
 		fail "cannot set credit_budget"
+	echo "$quiet" >/proc/sys/sunrpc/svc_rdma/credit_quiet_timeout ||
+		fail "cannot set credit_quiet_timeout"
+	share=$((budget / 2))
 	signal_peer share-ready
+	wait_peer share-grown "${PEER_TIMEOUT:-0}"
+	many=$(share_above 192.0.2.2)
+	echo "client 192.0.2.2, busy on 16 connections, holds $many credits above its floors"
+	[ "$many" -ge "$share" ] ||
+		fail "the nconnect=16 client took only $many credits above its floors: it did not grow"
+	wait_peer share-many-quiet "${PEER_TIMEOUT:-0}"
+	# A quiet connection falls to its floor credit_quiet_timeout after its
+	# last Call: within 10 s more, all 16 must be there.  The other client
+	# starts in any case, so that a failure shows what it got.
+	step "the nconnect=16 client quiet: its grants fall to the floor (credit_quiet_timeout $quiet)"
+	share_wait 192.0.2.2 le 0 $((quiet + 10)) ||
+		why="the nconnect=16 client kept $(share_above 192.0.2.2) credits above its floors $((quiet + 10)) s after it went quiet"
+	signal_peer share-one-go
+	wait_peer share-one-started "${PEER_TIMEOUT:-0}"
+	step "the one-connection client's grant reaches its share ($((8 + share))) within 15 s"
+	share_wait 192.0.2.12 ge "$share" 15 ||
+		why="${why:+$why; }the one-connection client's grant stayed below its share ($((8 + share))) for 15 s after it started"
+	if [ -n "$why" ]; then
+		cat /proc/net/rpcrdma
+		fail "$why"
+	fi
+	wait_peer share-one-quiet "${PEER_TIMEOUT:-0}"
+	step "both clients quiet: every grant back at the floor"
+	share_wait 192.0.2.12 le 0 $((quiet + 10)) ||
+		fail "the one-connection client kept $(share_above 192.0.2.12) credits above its floor $((quiet + 10)) s after it went quiet"
+	share_wait 192.0.2.2 le 0 1 ||
+		fail "the nconnect=16 client holds $(share_above 192.0.2.2) credits above its floors while quiet"
+	# What nfs-server.sh checks of the second round's events starts here.
+	echo "credit_share: second round" >/sys/kernel/tracing/trace_marker
+	signal_peer share-both-quiet
 	wait_peer share-loaded "${PEER_TIMEOUT:-0}"
 	step "/proc/net/rpcrdma with two clients sharing a budget of $budget"
 	cat /proc/net/rpcrdma >/tmp/share-table || fail "cannot read /proc/net/rpcrdma"
@@ -886,7 +978,6 @@ server_step_credit_share() {
 	# Kept with the logs: how the grants moved up to here.
 	cp /sys/kernel/tracing/trace /out/share-trace.txt
 	signal_peer share-checked
-	share=$((budget / 2))
 	# Credits above the floor (8) by client, from the credits column.
 	many=$(awk '$1 == "server" && $3 ~ /^192\.0\.2\.2:/ && $4 == "connected" {
 		n++; s += $6 - 8 } END { print s + 0 }' /tmp/share-table)
@@ -901,4 +992,5 @@ server_step_credit_share() {
 	[ "$one" -ge 24 ] ||
 		fail "the one-connection client's grant is $one: it did not get credits from the shared budget"
 	echo "$old" >/proc/sys/sunrpc/svc_rdma/credit_budget
+	echo "$oldq" >/proc/sys/sunrpc/svc_rdma/credit_quiet_timeout
 }
