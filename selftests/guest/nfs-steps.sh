@@ -863,12 +863,15 @@ client_step_credit_share() {
 	signal_peer share-one-quiet
 	wait_peer share-both-quiet 120
 	step "credit budget 64: the nconnect=16 client busy again, then the one-connection client"
-	share_fio many /mnt/many/share-many 4 32 40 &
+	# The server looks for the shared state for up to 45
+	# seconds from share-loaded: both loads outlast that.  A guest this
+	# busy took over 20 s to start the second fio's I/O.
+	share_fio many /mnt/many/share-many 4 32 70 &
 	many=$!
 	sleep 10
-	share_fio one /mnt/one/share-one 1 64 25 &
+	share_fio one /mnt/one/share-one 1 64 55 &
 	one=$!
-	sleep 15
+	sleep 5
 	cat /proc/net/rpcrdma >/tmp/share-table
 	awk '$1 == "client" && $2 ~ /^192\.0\.2\.12:/ &&
 		$3 == "192.0.2.11:20049" && $4 == "connected" { n++ }
@@ -929,7 +932,7 @@ share_wait() {
 }
 
 server_step_credit_share() {
-	local budget=64 old oldq quiet share many one why=
+	local budget=64 settle=45 old oldq quiet share many one start why=
 
 	add_rdma_address 192.0.2.11
 	old=$(cat /proc/sys/sunrpc/svc_rdma/credit_budget)
@@ -972,17 +975,29 @@ server_step_credit_share() {
 	echo "credit_share: second round" >/sys/kernel/tracing/trace_marker
 	signal_peer share-both-quiet
 	wait_peer share-loaded "${PEER_TIMEOUT:-0}"
+	# Both busy: the budget must come to be shared within 45
+	# seconds (the second client's fio may take many seconds to start
+	# its I/O on a guest this busy), and stay within the budget.
 	step "/proc/net/rpcrdma with two clients sharing a budget of $budget"
-	cat /proc/net/rpcrdma >/tmp/share-table || fail "cannot read /proc/net/rpcrdma"
+	start=$(date +%s)
+	while :; do
+		cat /proc/net/rpcrdma >/tmp/share-table ||
+			fail "cannot read /proc/net/rpcrdma"
+		# Credits above the floor (8) by client, from the credits column.
+		many=$(awk '$1 == "server" && $3 ~ /^192\.0\.2\.2:/ && $4 == "connected" {
+			n++; s += $6 - 8 } END { print s + 0 }' /tmp/share-table)
+		one=$(awk '$1 == "server" && $3 ~ /^192\.0\.2\.12:/ && $4 == "connected" {
+			print $6; exit }' /tmp/share-table)
+		[ -n "$one" ] && [ "$one" -ge 24 ] &&
+			[ "$many" -le $((share + 8)) ] && break
+		[ $(($(date +%s) - start)) -lt "$settle" ] || break
+		sleep 1
+	done
+	echo "after $(($(date +%s) - start)) s:"
 	cat /tmp/share-table
 	# Kept with the logs: how the grants moved up to here.
 	cp /sys/kernel/tracing/trace /out/share-trace.txt
 	signal_peer share-checked
-	# Credits above the floor (8) by client, from the credits column.
-	many=$(awk '$1 == "server" && $3 ~ /^192\.0\.2\.2:/ && $4 == "connected" {
-		n++; s += $6 - 8 } END { print s + 0 }' /tmp/share-table)
-	one=$(awk '$1 == "server" && $3 ~ /^192\.0\.2\.12:/ && $4 == "connected" {
-		print $6; exit }' /tmp/share-table)
 	echo "client 192.0.2.2 holds $many credits above its floors; 192.0.2.12's grant is ${one:-none}"
 	[ -n "$one" ] || fail "/proc/net/rpcrdma: no connection from 192.0.2.12"
 	[ $((many + one - 8)) -le "$budget" ] ||
