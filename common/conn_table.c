@@ -153,11 +153,11 @@ static void rpcrdma_conn_show_why(struct seq_file *m, struct rpcrdma_conn *c)
 
 static int rpcrdma_conn_seq_show(struct seq_file *m, void *v)
 {
-	struct rpcrdma_conn_info info = { .reconnects = -1 };
+	struct rpcrdma_conn_info info = { .reconnects = -1, .read_pages = -1 };
 	struct rpcrdma_conn *c;
 
 	if (v == &rpcrdma_conns) {
-		seq_puts(m, "role local peer state age credits in_use inline_send inline_recv ord ird sq_depth sq_waits rnr_retry_exc retry_exc flushed reconnects last_disconnect\n");
+		seq_puts(m, "role local peer state age credits in_use inline_send inline_recv ord ird sq_depth sq_waits rnr_retry_exc retry_exc flushed reconnects read_pages last_disconnect\n");
 		return 0;
 	}
 	c = list_entry(v, struct rpcrdma_conn, node);
@@ -182,6 +182,10 @@ static int rpcrdma_conn_seq_show(struct seq_file *m, void *v)
 		   atomic_long_read(&c->flushed));
 	if (info.reconnects >= 0)
 		seq_printf(m, " %ld", info.reconnects);
+	else
+		seq_puts(m, " -");
+	if (info.read_pages >= 0)
+		seq_printf(m, " %ld", info.read_pages);
 	else
 		seq_puts(m, " -");
 	rpcrdma_conn_show_why(m, c);

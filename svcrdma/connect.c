@@ -43,6 +43,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	INIT_LIST_HEAD(&sx->rx_reading);
 	INIT_LIST_HEAD(&sx->rx_read_done);
 	INIT_LIST_HEAD(&sx->recv_free);
+	srdma_read_budget_init(sx);
 	spin_lock_init(&sx->send_lock);
 	INIT_LIST_HEAD(&sx->send_free);
 	INIT_LIST_HEAD(&sx->send_orphans);
@@ -94,6 +95,7 @@ static void srdma_conn_fill(struct rpcrdma_conn *c,
 	info->inline_recv = sx->recv_size;
 	info->ord = sx->ord;
 	info->sq_depth = sx->sq_budget;
+	info->read_pages = atomic_read(&sx->read_pages);
 }
 
 /* A connection request: queue a new transport for srdma_accept(). */
@@ -429,6 +431,13 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	atomic_set(&sx->sq_avail, sx->sq_budget + q->send_batch - 1);
 	sx->sq_progress = jiffies;
 	sx->sq_stall_timeout = READ_ONCE(srdma_sq_stall_timeout) * HZ;
+	/* rdma_rw reads at most this many pages with one work request. */
+	sx->read_limit = srdma_read_conn_limit(sx->ord,
+					       min_t(unsigned int,
+						     sx->max_send_sge,
+						     sx->device->attrs.max_sge_rd),
+					       sx->xprt.xpt_server->sv_max_mesg);
+	sx->read_timeout = READ_ONCE(srdma_read_timeout) * HZ;
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
 	sx->recv_batch = q->recv_batch;
@@ -474,6 +483,8 @@ static int srdma_create_qp(struct srdma_xprt *sx,
  */
 static void srdma_destroy_resources(struct srdma_xprt *sx)
 {
+	/* No watch of the Reads to run, no wait for the Read budget. */
+	srdma_read_budget_exit(sx);
 	if (sx->ib.qp) {
 		spin_lock(&sx->rx_lock);
 		sx->rq_closed = true;

@@ -82,7 +82,6 @@ static DEFINE_SPINLOCK(srdma_peers_lock);
 static DEFINE_HASHTABLE(srdma_peers, 6);
 static unsigned int srdma_nr_peers;
 
-static void srdma_grant_quiet_worker(struct work_struct *work);
 
 /* An equal share of the budget for each client with connections. */
 static unsigned int srdma_budget_share(unsigned int budget)
@@ -203,7 +202,8 @@ int srdma_grant_init(struct srdma_xprt *sx, unsigned int max)
 	sx->calls_in = 0;
 	sx->last_call = jiffies;
 	sx->grant_quiet = READ_ONCE(srdma_credit_quiet_timeout) * HZ;
-	INIT_DELAYED_WORK(&sx->grant_work, srdma_grant_quiet_worker);
+	/* A work item: the fall takes the Send FIFO lock (conn_check.c). */
+	srdma_conn_check_init(&sx->grant_work, sx, srdma_grant_quiet_check);
 	atomic_set(&sx->calls_done, 0);
 	sx->held_peak = 0;
 	sx->window_calls = 0;
@@ -367,22 +367,6 @@ unsigned long srdma_grant_quiet_check(struct srdma_xprt *sx,
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_grant_quiet_check);
 
-/*
- * A connection's quiet check.  A work item, not a timer: the fall takes
- * the Send FIFO lock, which senders take with softirqs enabled.  It holds
- * no reference on the connection: srdma_grant_release() disables it
- * before the connection is freed.
- */
-static void srdma_grant_quiet_worker(struct work_struct *work)
-{
-	struct srdma_xprt *sx = container_of(to_delayed_work(work),
-					     struct srdma_xprt, grant_work);
-	unsigned long next = srdma_grant_quiet_check(sx, jiffies);
-
-	if (next)
-		queue_delayed_work(system_wq, &sx->grant_work, next);
-}
-
 /**
  * srdma_grant_quiet_arm - start the quiet checks of a grant that rose
  * @sx: the connection, whose grant is above its floor
@@ -392,9 +376,8 @@ static void srdma_grant_quiet_worker(struct work_struct *work)
  */
 void srdma_grant_quiet_arm(struct srdma_xprt *sx)
 {
-	if (sx->grant_quiet && !delayed_work_pending(&sx->grant_work))
-		queue_delayed_work(system_wq, &sx->grant_work,
-				   sx->grant_quiet);
+	if (sx->grant_quiet)
+		srdma_conn_check_start(&sx->grant_work, sx->grant_quiet);
 }
 
 /**
@@ -410,7 +393,7 @@ void srdma_grant_release(struct srdma_xprt *sx)
 {
 	if (!sx->peer)
 		return;
-	disable_delayed_work_sync(&sx->grant_work);
+	srdma_conn_check_stop(&sx->grant_work);
 	srdma_grant_give(sx, atomic_read(&sx->lent));
 	srdma_peer_detach(sx);
 }

@@ -9,6 +9,9 @@
  * finished Call to nfsd.  The pages belong to the Read's state (struct
  * srdma_read), not to either thread, and go when nfsd releases the
  * Call; the state stays with its Receive as a spare for its next Call.
+ * The pages count against the connection's limit and the server's
+ * read_budget while the Reads are in flight (read_budget.c): a Call
+ * that would pass either waits, held, for pages to come back.
  */
 #include <kunit/visibility.h>
 #include <linux/highmem.h>
@@ -143,20 +146,41 @@ static int srdma_read_alloc_pages(struct srdma_read *rd)
 	return 0;
 }
 
+/* @rd's pages are no longer in flight: give them back to the budget, once. */
+static inline void srdma_read_settle(struct srdma_xprt *sx,
+				     struct srdma_read *rd)
+{
+	unsigned int n = rd->charged;
+
+	rd->charged = 0;
+	srdma_read_uncharge(sx, n);
+}
+
 /**
  * srdma_read_release - undo a Read's state
  * @sx: the connection, whose QP still exists
- * @rd: the Read: its contexts are destroyed, its pages dropped, and the
- *	rest kept as its Receive's spare
+ * @rd: the Read: its pages leave the count of Reads in flight if they
+ *	are still in it, its contexts are destroyed, its pages dropped,
+ *	and the rest kept as its Receive's spare
  */
 void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd)
 {
+	srdma_read_settle(sx, rd);
 	srdma_rw_destroy_list(sx, &rd->rws);
 	srdma_read_drop_pages(rd);
 	srdma_read_put(rd->rc, rd);
 }
 
-static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
+/**
+ * srdma_read_done - the completion of a Call's last RDMA Read
+ * @cq: the Send completion queue
+ * @wc: the completion
+ *
+ * The Reads' pages leave the count of Reads in flight, and the Call
+ * goes to rx_read_done for srdma_recvfrom() to finish (or to close the
+ * connection, if they failed); Calls held for pages are tried again.
+ */
+VISIBLE_IF_KUNIT void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srdma_read *rd = container_of(wc->wr_cqe, struct srdma_read,
 					     cqe);
@@ -173,13 +197,18 @@ static void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc)
 		rpcrdma_conn_wc(&sx->conn, wc);
 	rd->status = wc->status;
 	srdma_sq_release(sx, rd->nr_wrs);
+	/* The pages go with the Call now: they are no Reads in flight. */
+	srdma_read_settle(sx, rd);
 
 	spin_lock(&sx->rx_lock);
 	list_move_tail(&rc->node, &sx->rx_read_done);
+	/* Held Calls may fit now (srdma_read_hold()). */
+	sx->read_retry = true;
 	spin_unlock(&sx->rx_lock);
 	set_bit(XPT_DATA, &sx->xprt.xpt_flags);
 	svc_xprt_enqueue(&sx->xprt);
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_done);
 
 /* Bytes the Read contexts on @rws move. */
 static unsigned int srdma_read_bytes(const struct list_head *rws)
@@ -220,6 +249,7 @@ void srdma_read_release_orphans(struct srdma_xprt *sx)
 
 	list_for_each_entry_safe(rd, next, &sx->read_orphans, orphan) {
 		list_del(&rd->orphan);
+		srdma_read_settle(sx, rd);
 		srdma_rw_destroy_list(sx, &rd->rws);
 		srdma_read_drop_pages(rd);
 		kfree(rd);
@@ -237,6 +267,7 @@ static int srdma_read_post(struct srdma_xprt *sx, struct srdma_recv *rc,
 {
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
+	bool watch;
 	int err;
 
 	rd->cqe.done = srdma_read_done;
@@ -257,10 +288,16 @@ static int srdma_read_post(struct srdma_xprt *sx, struct srdma_recv *rc,
 	}
 	trace_svcrdma_post_read_chunk(&rd->cid, rd->nr_wrs);
 	/* The completion moves it to rx_read_done. */
+	rd->since = jiffies;
 	rc->read = rd;
 	spin_lock(&sx->rx_lock);
 	list_add_tail(&rc->node, &sx->rx_reading);
+	/* Its age is watched from now on (srdma_read_watch_check()). */
+	watch = !sx->read_watching;
+	sx->read_watching = true;
 	spin_unlock(&sx->rx_lock);
+	if (unlikely(watch))
+		srdma_read_watch_start(sx);
 	err = ib_post_send(sx->ib.qp, first, &bad);
 	if (err) {
 		spin_lock(&sx->rx_lock);
@@ -372,53 +409,84 @@ static void srdma_arg_assembled(struct svc_rqst *rqstp, struct srdma_read *rd)
  * srdma_read_start - start pulling a Call's Read chunks
  * @sx: the connection
  * @rc: the Call's Receive, its header decoded
+ * @retried: @rc was held back before (srdma_read_hold()) and comes from
+ *	rx_read_wait
  *
  * Where each byte goes is planned first (call_layout.c); the Reads land
  * in pages of the Read's own, so the thread keeps its rq_pages.  The
  * commonest Call, an RDMA_MSG with one data item (an NFS WRITE), is
- * planned straight into the Read's state.
+ * planned straight into the Read's state.  The pages are counted as
+ * Reads in flight before they are allocated (srdma_read_charge()); a
+ * Call they do not fit, or one that comes while Calls are held, is held
+ * too, and nothing is allocated for it.
  *
- * Return: 0 with the Reads posted (@rc comes back through rx_read_done),
- * or -errno with none of them in flight on @rc's behalf: nothing was
- * posted, or a chain posted in part was orphaned until the drain and the
- * connection is closing.
+ * Return: 0 with the Reads posted (@rc comes back through rx_read_done);
+ * -EAGAIN with @rc held on rx_read_wait (it comes back through
+ * srdma_recvfrom() once pages of Reads come back); or another -errno
+ * with none of them in flight on @rc's behalf: nothing was posted, or a
+ * chain posted in part was orphaned until the drain and the connection
+ * is closing.
  */
-int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc)
+int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc,
+		     bool retried)
 {
 	const struct rpcrdma_chunk_lists *cl = &rc->hdr.lists;
 	unsigned int max_mesg = sx->xprt.xpt_server->sv_max_mesg;
 	/* Written where used: no clearing its 500 bytes on every Call. */
 	struct srdma_call_layout lo __uninitialized;
+	enum srdma_read_verdict verdict;
 	struct srdma_read *rd;
-	int err;
+	int npages, err;
+	bool item;
 
 	if (srdma_should_fail(SRDMA_FAIL_READ_CHUNKS))
 		return -ENOMEM;
-	if (rc->hdr.proc == RPCRDMA_MSG && cl->nr_read_chunks == 1) {
-		err = srdma_data_item_pages(&cl->read[0], rc->hdr.inline_len,
-					    max_mesg);
-		if (err < 0)
-			return err;
-		rd = srdma_read_state(rc, err);
-		if (!rd)
-			return -ENOMEM;
-		srdma_layout_data_item(&rd->lo, &cl->read[0],
-				       rc->hdr.inline_len, err);
+	/* Behind the Calls held already, in the order they came. */
+	if (!retried && unlikely(!list_empty(&sx->rx_read_wait))) {
+		srdma_read_hold(sx, rc, 0, SRDMA_READ_QUEUED, false);
+		return -EAGAIN;
+	}
+	item = rc->hdr.proc == RPCRDMA_MSG && cl->nr_read_chunks == 1;
+	if (item) {
+		npages = srdma_data_item_pages(&cl->read[0],
+					       rc->hdr.inline_len, max_mesg);
+		if (npages < 0)
+			return npages;
 	} else {
 		err = srdma_call_layout(cl, rc->hdr.proc, rc->hdr.inline_len,
 					max_mesg, &lo);
 		if (err)
 			return err;
-		rd = srdma_read_get(rc, &lo);
-		if (!rd)
-			return -ENOMEM;
+		npages = lo.npages;
 	}
+	verdict = srdma_read_charge(sx, npages);
+	if (unlikely(verdict != SRDMA_READ_GO)) {
+		srdma_read_hold(sx, rc, npages, verdict, retried);
+		return -EAGAIN;
+	}
+
+	if (item) {
+		rd = srdma_read_state(rc, npages);
+		if (rd)
+			srdma_layout_data_item(&rd->lo, &cl->read[0],
+					       rc->hdr.inline_len, npages);
+	} else {
+		rd = srdma_read_get(rc, &lo);
+	}
+	if (!rd) {
+		srdma_read_uncharge(sx, npages);
+		return -ENOMEM;
+	}
+	rd->charged = npages;
 
 	err = srdma_read_alloc_pages(rd);
 	if (!err)
 		err = srdma_call_fill(sx, rc, rd);
 	if (err) {
 		srdma_read_release(sx, rd);
+		/* Calls held for these pages may go now. */
+		if (!list_empty(&sx->rx_read_wait))
+			srdma_read_kick(sx);
 		return err;
 	}
 	return srdma_read_post(sx, rc, rd);

@@ -3,8 +3,9 @@
  * Server receive path: Receive buffers, their completions, and
  * srdma_recvfrom(), which decodes each transport header with the codec,
  * answers malformed ones with RDMA_ERROR, has read.c pull Read chunks
- * with RDMA Read (without waiting for them: see struct srdma_read) and
- * hands nfsd the Call in rq_arg.
+ * with RDMA Read (without waiting for them: see struct srdma_read; a Call
+ * whose Reads' pages would pass the limits waits on rx_read_wait, see
+ * read_budget.c) and hands nfsd the Call in rq_arg.
  *
  * Receives are replenished in batches of sx->recv_batch, one
  * ib_post_recv() each, with as many less one posted beyond the credits,
@@ -275,6 +276,7 @@ void srdma_recv_release_reads(struct srdma_xprt *sx)
 	}
 	list_splice_init(&sx->rx_read_done, &sx->recv_free);
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_recv_release_reads);
 
 /**
  * srdma_recv_destroy_all - free every Receive buffer of a connection
@@ -283,7 +285,8 @@ void srdma_recv_release_reads(struct srdma_xprt *sx)
  *
  * A Read completion that came after that release (the provider flushed
  * it behind the drain) only moved its Receive to rx_read_done: the
- * Read itself is released already.
+ * Read itself is released already.  Calls held back for the Read budget
+ * have no Read state: their Receives go like the others.
  */
 void srdma_recv_destroy_all(struct srdma_xprt *sx)
 {
@@ -291,6 +294,7 @@ void srdma_recv_destroy_all(struct srdma_xprt *sx)
 
 	list_splice_init(&sx->rx_reading, &sx->recv_free);
 	list_splice_init(&sx->rx_read_done, &sx->recv_free);
+	list_splice_init(&sx->rx_read_wait, &sx->recv_free);
 	list_splice_init(&sx->rx_ready, &sx->recv_free);
 	list_for_each_entry_safe(rc, next, &sx->recv_free, node) {
 		list_del(&rc->node);
@@ -629,36 +633,58 @@ static int srdma_call_ready(struct svc_rqst *rqstp, struct srdma_recv *rc)
 	return rqstp->rq_arg.len;
 }
 
-/* The next message to process: a Call whose Reads are done first. */
-static struct srdma_recv *srdma_next_recv(struct srdma_xprt *sx)
+/**
+ * srdma_next_recv - the next message for srdma_recvfrom() to process
+ * @sx: the connection
+ * @held: set if the message is a held Call, decoded already
+ *
+ * A Call whose Reads are done first, then a held Call once pages of
+ * Reads came back since the last was refused, then a new one.  XPT_DATA
+ * stays set while more are to be processed.
+ *
+ * Return: the message's Receive, off every list; or NULL.
+ */
+VISIBLE_IF_KUNIT struct srdma_recv *
+srdma_next_recv(struct srdma_xprt *sx, bool *held)
 {
 	struct srdma_recv *rc;
 
+	*held = false;
 	spin_lock(&sx->rx_lock);
 	rc = list_first_entry_or_null(&sx->rx_read_done, struct srdma_recv,
 				      node);
+	if (!rc && unlikely(sx->read_retry)) {
+		rc = list_first_entry_or_null(&sx->rx_read_wait,
+					      struct srdma_recv, node);
+		*held = !!rc;
+	}
 	if (!rc)
 		rc = list_first_entry_or_null(&sx->rx_ready, struct srdma_recv,
 					      node);
 	if (rc)
 		list_del(&rc->node);
-	if (list_empty(&sx->rx_read_done) && list_empty(&sx->rx_ready))
+	if (list_empty(&sx->rx_read_done) && list_empty(&sx->rx_ready) &&
+	    (!sx->read_retry || list_empty(&sx->rx_read_wait)))
 		clear_bit(XPT_DATA, &sx->xprt.xpt_flags);
 	spin_unlock(&sx->rx_lock);
 	return rc;
 }
+EXPORT_SYMBOL_IF_KUNIT(srdma_next_recv);
 
 /*
- * Start the Reads of a Call's chunks.  Return: true if they are posted
- * (the Call is finished when they complete); false if the Call was
- * answered with an error or the connection is closing: drop it.
+ * Start the Reads of a Call's chunks (@retried: a held Call, again).
+ * Return: true if they are posted (the Call is finished when they
+ * complete) or the Call is held until pages of Reads come back; false
+ * if the Call was answered with an error or the connection is closing:
+ * drop it.
  */
-static bool srdma_read_chunks(struct srdma_xprt *sx, struct srdma_recv *rc)
+static bool srdma_read_chunks(struct srdma_xprt *sx, struct srdma_recv *rc,
+			      bool retried)
 {
 	int err;
 
-	err = srdma_read_start(sx, rc);
-	if (!err)
+	err = srdma_read_start(sx, rc, retried);
+	if (!err || err == -EAGAIN)
 		return true;
 	if (err == -EINVAL || err == -EMSGSIZE) {
 		srdma_peer_error(sx, rc, true, RPCRDMA_WIRE_ERR_POS_RANGE);
@@ -688,13 +714,14 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	struct srdma_xprt *sx = srdma_xprt(xprt);
 	enum rpcrdma_wire_err werr;
 	struct srdma_recv *rc;
+	bool held;
 
 	/* Nothing for svc_xprt_release() to free if we return 0. */
 	rqstp->rq_respages = rqstp->rq_pages;
 	rqstp->rq_next_page = rqstp->rq_respages;
 	rqstp->rq_xprt_ctxt = NULL;
 
-	rc = srdma_next_recv(sx);
+	rc = srdma_next_recv(sx, &held);
 	/* Let another thread take the next message meanwhile. */
 	svc_xprt_received(xprt);
 	if (!rc)
@@ -704,6 +731,8 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 			goto out_drop;
 		return srdma_call_ready(rqstp, rc);
 	}
+	if (unlikely(held))
+		goto read_chunks;
 	srdma_stat_add(SRDMA_STAT_RECV, 1);
 
 	werr = srdma_decode(rc);
@@ -720,14 +749,14 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 		srdma_bc_receive_reply(sx, rc);
 		goto out_drop;
 	}
-	if (rc->hdr.lists.nr_read_chunks) {
-		if (srdma_read_chunks(sx, rc))
-			return 0;	/* finished when the Reads complete */
-		goto out_drop;
-	}
+	if (rc->hdr.lists.nr_read_chunks)
+		goto read_chunks;
 	srdma_arg_inline(rqstp, rc);
 	return srdma_call_ready(rqstp, rc);
 
+read_chunks:
+	if (srdma_read_chunks(sx, rc, held))
+		return 0;	/* finished when the Reads complete, or held */
 out_drop:
 	srdma_recv_put(sx, rc);
 	return 0;

@@ -95,6 +95,17 @@
 #define SRDMA_DEF_SQ_STALL	10
 #define SRDMA_MIN_SQ_STALL	1
 #define SRDMA_MAX_SQ_STALL	600
+/*
+ * Seconds the oldest RDMA Read of a connection may stay unanswered
+ * before the connection is closed (svcrdma/read_budget.c).  A working
+ * client's adapter answers a Read within milliseconds, even under
+ * emulation.
+ */
+#define SRDMA_DEF_READ_TIMEOUT	10
+#define SRDMA_MIN_READ_TIMEOUT	1
+#define SRDMA_MAX_READ_TIMEOUT	600
+/* Pages of RDMA Reads in flight that all connections may hold together. */
+#define SRDMA_MAX_READ_BUDGET	268435456
 /* Credits above their floors that all connections may hold together. */
 #define SRDMA_MAX_CREDIT_BUDGET	16777216
 /*
@@ -118,6 +129,8 @@ extern unsigned int srdma_ord;
 extern unsigned int srdma_sq_stall_timeout;
 extern unsigned int srdma_credit_budget;
 extern unsigned int srdma_credit_quiet_timeout;
+extern unsigned int srdma_read_timeout;
+extern unsigned int srdma_read_budget;
 
 /**
  * enum srdma_stat - counters under /proc/sys/sunrpc/svc_rdma/
@@ -132,6 +145,10 @@ extern unsigned int srdma_credit_quiet_timeout;
  * @SRDMA_STAT_RQ_PROD: Receives posted
  * @SRDMA_STAT_SQ_POLL: Send completions handled
  * @SRDMA_STAT_SQ_PROD: Sends posted
+ * @SRDMA_STAT_READ_HOLD: Calls whose RDMA Reads were held back because
+ *	their pages would have passed the connection's limit or read_budget
+ * @SRDMA_STAT_READ_STALL: connections closed because an RDMA Read went
+ *	read_timeout unanswered
  * @SRDMA_STAT_MAX: number of counters
  */
 enum srdma_stat {
@@ -145,6 +162,8 @@ enum srdma_stat {
 	SRDMA_STAT_RQ_PROD,
 	SRDMA_STAT_SQ_POLL,
 	SRDMA_STAT_SQ_PROD,
+	SRDMA_STAT_READ_HOLD,
+	SRDMA_STAT_READ_STALL,
 	SRDMA_STAT_MAX
 };
 
@@ -165,6 +184,24 @@ static inline void srdma_stat_add(enum srdma_stat stat, unsigned long n)
 {
 	this_cpu_add(srdma_stats.count[stat], n);
 }
+
+struct srdma_xprt;
+
+/* Looks at a connection at a time (jiffies): jiffies to the next look, or 0. */
+typedef unsigned long (*srdma_conn_check_fn)(struct srdma_xprt *sx,
+					     unsigned long now);
+
+/**
+ * struct srdma_conn_check - a connection's own periodic check
+ * @work: runs @check, and queues itself again when it asks to
+ * @sx: the connection
+ * @check: the look (conn_check.c)
+ */
+struct srdma_conn_check {
+	struct delayed_work work;
+	struct srdma_xprt *sx;
+	srdma_conn_check_fn check;
+};
 
 /**
  * struct srdma_peer - a client address with connections, for the budget
@@ -305,12 +342,29 @@ enum srdma_grant_step {
  *	when nfsd threads reply at once.  A Send is signaled once
  *	@sendq.batch - 1 were posted unsignaled (1: always)
  * @rq_closed: the Receive Queue is being drained: post nothing more
- * @rx_lock: protects @rx_ready, @rx_reading, @rx_read_done, @recv_free
- *	and @rq_closed
+ * @rx_lock: protects @rx_ready, @rx_reading, @rx_read_done, @rx_read_wait,
+ *	@recv_free, @rq_closed, @read_retry and @read_watching
  * @rx_ready: completed Receives not yet handled by srdma_recvfrom()
- * @rx_reading: Calls whose RDMA Reads are posted and not yet completed
+ * @rx_reading: Calls whose RDMA Reads are posted and not yet completed,
+ *	oldest first
  * @rx_read_done: Calls whose RDMA Reads have completed (or failed), for
  *	srdma_recvfrom() to finish; they come before @rx_ready
+ * @rx_read_wait: Calls with Read chunks, decoded, held back until pages
+ *	of Reads in flight come back (srdma_read_hold()), oldest first
+ * @read_retry: pages came back since a held Call was last refused: the
+ *	Calls on @rx_read_wait are to be tried again
+ * @read_watching: @read_watch is queued or running, and looks at
+ *	@rx_reading again until that is empty
+ * @read_pages: pages of this connection's RDMA Reads in flight, from
+ *	their allocation to their completion (srdma_read_charge())
+ * @read_limit: most pages of RDMA Reads in flight, but one Call's Reads
+ *	always go when none are (srdma_read_conn_limit())
+ * @read_timeout: the oldest RDMA Read may go unanswered this long
+ *	(jiffies) before the connection is closed
+ * @read_watch: checks the age of the oldest RDMA Read while any is in
+ *	flight (srdma_read_watch_check())
+ * @read_waiter: entry in the list of connections waiting for room in
+ *	read_budget (read_budget.c), or empty
  * @recv_free: Receive buffers not posted
  * @recv_count: Receive buffers allocated (posted, queued or in use)
  * @recv_limit: most Receive buffers this connection may allocate
@@ -370,7 +424,7 @@ struct srdma_xprt {
 	unsigned int window_calls;
 	atomic_t recv_giveback;
 	unsigned long grant_quiet;
-	struct delayed_work grant_work;
+	struct srdma_conn_check grant_work;
 	unsigned int ord;
 	unsigned int max_send_sge;
 
@@ -387,6 +441,14 @@ struct srdma_xprt {
 	struct list_head rx_ready;
 	struct list_head rx_reading;
 	struct list_head rx_read_done;
+	struct list_head rx_read_wait;
+	bool read_retry;
+	bool read_watching;
+	atomic_t read_pages;
+	unsigned int read_limit;
+	unsigned long read_timeout;
+	struct srdma_conn_check read_watch;
+	struct list_head read_waiter;
 	struct list_head recv_free;
 	unsigned int recv_count;
 	unsigned int recv_limit;
@@ -537,7 +599,8 @@ struct srdma_hdr_storage {
 
 /**
  * struct srdma_recv - one Receive buffer and the Call it carries
- * @node: entry in rx_ready, rx_reading, rx_read_done or recv_free
+ * @node: entry in rx_ready, rx_reading, rx_read_done, rx_read_wait or
+ *	recv_free
  * @sx: owning connection
  * @rb: the buffer (@sx->recv_size bytes, DMA mapped while it exists)
  *	and its Receive WR
@@ -622,6 +685,9 @@ struct srdma_rw {
  * @posted: when the Reads were posted (only if svcrdma_wc_read is on)
  * @bytes: bytes the Reads move (only if svcrdma_wc_read is on)
  * @nr_wrs: Send Queue entries the Reads hold until they complete
+ * @since: when the Reads were posted (jiffies), for srdma_read_watch_check()
+ * @charged: pages counted against the connection's limit and read_budget
+ *	until the Reads complete (srdma_read_charge()); 0 once given back
  * @rws: the Read contexts
  * @orphan: entry in the connection's @read_orphans if the Reads were
  *	posted only in part
@@ -646,6 +712,8 @@ struct srdma_read {
 	ktime_t posted;
 	unsigned int bytes;
 	unsigned int nr_wrs;
+	unsigned long since;
+	unsigned int charged;
 	struct list_head rws;
 	struct list_head orphan;
 	struct srdma_call_layout lo;
@@ -749,6 +817,12 @@ void srdma_free(struct svc_xprt *xprt);
 int srdma_cm_listen_handler(struct rdma_cm_id *id,
 			    struct rdma_cm_event *event);
 #endif
+
+/* conn_check.c */
+void srdma_conn_check_init(struct srdma_conn_check *c, struct srdma_xprt *sx,
+			   srdma_conn_check_fn check);
+void srdma_conn_check_start(struct srdma_conn_check *c, unsigned long delay);
+void srdma_conn_check_stop(struct srdma_conn_check *c);
 
 /* call_layout.c */
 int srdma_call_layout(const struct rpcrdma_chunk_lists *cl, u32 proc,
@@ -929,10 +1003,12 @@ void srdma_peer_error(struct srdma_xprt *sx, struct srdma_recv *rc,
 #if IS_ENABLED(CONFIG_KUNIT)
 void srdma_recv_hdr_init(struct srdma_recv *rc);
 enum rpcrdma_wire_err srdma_decode(struct srdma_recv *rc);
+struct srdma_recv *srdma_next_recv(struct srdma_xprt *sx, bool *held);
 #endif
 
 /* read.c */
-int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc);
+int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc,
+		     bool retried);
 int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 		      struct srdma_recv *rc);
 void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd);
@@ -943,6 +1019,70 @@ struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 				  const struct srdma_call_layout *lo);
 void srdma_read_put(struct srdma_recv *rc, struct srdma_read *rd);
 void srdma_read_orphan(struct srdma_xprt *sx, struct srdma_read *rd);
+void srdma_read_done(struct ib_cq *cq, struct ib_wc *wc);
+#endif
+
+/* read_budget.c */
+/**
+ * enum srdma_read_verdict - whether a Call's RDMA Reads may start
+ * @SRDMA_READ_GO: they may: their pages are counted
+ * @SRDMA_READ_CONN_FULL: the connection's Reads in flight would pass its
+ *	limit (@read_limit): the Call waits for some of them to complete
+ * @SRDMA_READ_SERVER_FULL: all connections' Reads in flight would pass
+ *	read_budget: the Call waits for Reads of any connection to complete
+ * @SRDMA_READ_QUEUED: Calls of the connection are held already: this one
+ *	waits behind them, untried
+ */
+enum srdma_read_verdict {
+	SRDMA_READ_GO,
+	SRDMA_READ_CONN_FULL,
+	SRDMA_READ_SERVER_FULL,
+	SRDMA_READ_QUEUED,
+};
+
+/**
+ * srdma_read_fits - may Reads of @npages pages join those in flight?
+ * @npages: pages of the Call's Reads
+ * @in_flight: pages of Reads in flight already, without these
+ * @limit: most pages in flight
+ *
+ * A Call whose pages alone pass @limit still goes when nothing else is
+ * in flight: else it could never go; one with no pages always goes.
+ * Inline: every Call with Read chunks asks, twice.
+ *
+ * Return: true if the Reads may start.
+ */
+static inline bool srdma_read_fits(unsigned long npages,
+				   unsigned long in_flight,
+				   unsigned long limit)
+{
+	return !npages || !in_flight ||
+	       (in_flight < limit && npages <= limit - in_flight);
+}
+
+enum srdma_read_verdict srdma_read_admit(unsigned int npages,
+					 unsigned int conn_pages,
+					 unsigned int conn_limit,
+					 unsigned long server_pages,
+					 unsigned long server_limit);
+unsigned int srdma_read_conn_limit(unsigned int ord, unsigned int read_sges,
+				   unsigned int max_mesg);
+unsigned long srdma_read_time_left(unsigned long since, unsigned long now,
+				   unsigned long bound);
+enum srdma_read_verdict srdma_read_charge(struct srdma_xprt *sx,
+					  unsigned int npages);
+void srdma_read_uncharge(struct srdma_xprt *sx, unsigned int npages);
+void srdma_read_hold(struct srdma_xprt *sx, struct srdma_recv *rc,
+		     unsigned int npages, enum srdma_read_verdict why,
+		     bool retried);
+void srdma_read_kick(struct srdma_xprt *sx);
+void srdma_read_watch_start(struct srdma_xprt *sx);
+void srdma_read_budget_init(struct srdma_xprt *sx);
+void srdma_read_budget_exit(struct srdma_xprt *sx);
+unsigned long srdma_read_pages_in_flight(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned long srdma_read_watch_check(struct srdma_xprt *sx,
+				     unsigned long now);
 #endif
 
 /* rw.c */

@@ -14,9 +14,12 @@ unsigned int srdma_max_req_size = SRDMA_DEF_REQ_SIZE;
 unsigned int srdma_ord = SRDMA_DEF_ORD;
 unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
 unsigned int srdma_credit_quiet_timeout = SRDMA_DEF_CREDIT_QUIET;
+unsigned int srdma_read_timeout = SRDMA_DEF_READ_TIMEOUT;
 /* Set from the machine's memory at registration. */
 unsigned int srdma_credit_budget;
 EXPORT_SYMBOL_IF_KUNIT(srdma_credit_budget);
+unsigned int srdma_read_budget;
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_budget);
 
 DEFINE_PER_CPU(struct srdma_stats, srdma_stats);
 
@@ -30,6 +33,9 @@ static unsigned int min_sq_stall = SRDMA_MIN_SQ_STALL;
 static unsigned int max_sq_stall = SRDMA_MAX_SQ_STALL;
 static unsigned int max_budget = SRDMA_MAX_CREDIT_BUDGET;
 static unsigned int max_credit_quiet = SRDMA_MAX_CREDIT_QUIET;
+static unsigned int min_read_timeout = SRDMA_MIN_READ_TIMEOUT;
+static unsigned int max_read_timeout = SRDMA_MAX_READ_TIMEOUT;
+static unsigned int max_read_budget = SRDMA_MAX_READ_BUDGET;
 
 static struct ctl_table_header *srdma_sysctl_header;
 
@@ -129,6 +135,24 @@ static struct ctl_table srdma_sysctl_table[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &max_credit_quiet,
 	},
+	{
+		.procname	= "read_timeout",
+		.data		= &srdma_read_timeout,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &min_read_timeout,
+		.extra2		= &max_read_timeout,
+	},
+	{
+		.procname	= "read_budget",
+		.data		= &srdma_read_budget,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &max_read_budget,
+	},
 	SRDMA_STAT_ENTRY("rdma_stat_read", SRDMA_STAT_READ),
 	SRDMA_STAT_ENTRY("rdma_stat_recv", SRDMA_STAT_RECV),
 	SRDMA_STAT_ENTRY("rdma_stat_write", SRDMA_STAT_WRITE),
@@ -139,6 +163,8 @@ static struct ctl_table srdma_sysctl_table[] = {
 	SRDMA_STAT_ENTRY("rdma_stat_rq_prod", SRDMA_STAT_RQ_PROD),
 	SRDMA_STAT_ENTRY("rdma_stat_sq_poll", SRDMA_STAT_SQ_POLL),
 	SRDMA_STAT_ENTRY("rdma_stat_sq_prod", SRDMA_STAT_SQ_PROD),
+	SRDMA_STAT_ENTRY("rdma_stat_read_hold", SRDMA_STAT_READ_HOLD),
+	SRDMA_STAT_ENTRY("rdma_stat_read_stall", SRDMA_STAT_READ_STALL),
 };
 
 /**
@@ -151,6 +177,9 @@ int srdma_sysctl_register(void)
 	/* A 32nd of memory, at 8 KiB per credit (a Receive and its share). */
 	srdma_credit_budget = min_t(unsigned long, SRDMA_MAX_CREDIT_BUDGET,
 				    (totalram_pages() << PAGE_SHIFT) >> 18);
+	/* Pages of RDMA Reads in flight: another 32nd of memory. */
+	srdma_read_budget = min_t(unsigned long, SRDMA_MAX_READ_BUDGET,
+				  totalram_pages() >> 5);
 	srdma_sysctl_header = register_sysctl("sunrpc/svc_rdma",
 					      srdma_sysctl_table);
 	return srdma_sysctl_header ? 0 : -ENOMEM;

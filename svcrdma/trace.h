@@ -138,6 +138,7 @@ TRACE_EVENT(svcrdma_accept,
 		__field(unsigned int, sq_budget)
 		__field(unsigned int, ord)
 		__field(bool, remote_inv)
+		__field(unsigned int, read_limit)
 	),
 	TP_fast_assign(
 		__assign_str(peer);
@@ -149,11 +150,13 @@ TRACE_EVENT(svcrdma_accept,
 		__entry->sq_budget = sx->sq_budget;
 		__entry->ord = sx->ord;
 		__entry->remote_inv = sx->remote_inv;
+		__entry->read_limit = sx->read_limit;
 	),
-	TP_printk("peer=%s sq.id=%u rq.id=%u credits=%u inline_send=%u recv_size=%u sq_budget=%u ord=%u send_with_inv=%d",
+	TP_printk("peer=%s sq.id=%u rq.id=%u credits=%u inline_send=%u recv_size=%u sq_budget=%u ord=%u send_with_inv=%d read_limit=%u",
 		  __get_str(peer), __entry->sq_id, __entry->rq_id,
 		  __entry->credits, __entry->inline_send, __entry->recv_size,
-		  __entry->sq_budget, __entry->ord, __entry->remote_inv)
+		  __entry->sq_budget, __entry->ord, __entry->remote_inv,
+		  __entry->read_limit)
 );
 
 /* A connection's step that failed, and its errno. */
@@ -589,6 +592,71 @@ TRACE_EVENT(svcrdma_read_finished,
 	TP_printk("cq.id=%u cid=%d xid=0x%08x read_chunks=%u bytes=%u",
 		  __entry->cq_id, __entry->completion_id, __entry->xid,
 		  __entry->read_chunks, __entry->bytes)
+);
+
+TRACE_DEFINE_ENUM(SRDMA_READ_CONN_FULL);
+TRACE_DEFINE_ENUM(SRDMA_READ_SERVER_FULL);
+TRACE_DEFINE_ENUM(SRDMA_READ_QUEUED);
+
+/* A Call held back until pages of RDMA Reads in flight come back. */
+TRACE_EVENT(svcrdma_read_hold,
+	TP_PROTO(const struct srdma_xprt *sx, __be32 xid, unsigned int npages,
+		 enum srdma_read_verdict why, unsigned long server_pages),
+	TP_ARGS(sx, xid, npages, why, server_pages),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(u32, xid)
+		__field(unsigned int, npages)
+		__field(unsigned long, why)
+		__field(unsigned int, pages)
+		__field(unsigned int, limit)
+		__field(unsigned long, server_pages)
+		__field(unsigned int, budget)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->xid = be32_to_cpu(xid);
+		__entry->npages = npages;
+		__entry->why = why;
+		__entry->pages = atomic_read(&sx->read_pages);
+		__entry->limit = sx->read_limit;
+		__entry->server_pages = server_pages;
+		__entry->budget = READ_ONCE(srdma_read_budget);
+	),
+	TP_printk("peer=%s xid=0x%08x npages=%u held: %s (connection %u of %u pages, server %lu of %u)",
+		  __get_str(peer), __entry->xid, __entry->npages,
+		  __print_symbolic(__entry->why,
+				   { SRDMA_READ_CONN_FULL, "connection limit" },
+				   { SRDMA_READ_SERVER_FULL, "read_budget" },
+				   { SRDMA_READ_QUEUED, "behind held Calls" }),
+		  __entry->pages, __entry->limit, __entry->server_pages,
+		  __entry->budget)
+);
+
+/* The oldest RDMA Read went read_timeout unanswered: the connection closes. */
+TRACE_EVENT(svcrdma_read_stall,
+	TP_PROTO(const struct srdma_xprt *sx, unsigned int age_ms,
+		 unsigned int reads, unsigned int held),
+	TP_ARGS(sx, age_ms, reads, held),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(unsigned int, age_ms)
+		__field(unsigned int, reads)
+		__field(unsigned int, held)
+		__field(unsigned int, pages)
+		__field(unsigned int, limit)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->age_ms = age_ms;
+		__entry->reads = reads;
+		__entry->held = held;
+		__entry->pages = atomic_read(&sx->read_pages);
+		__entry->limit = sx->read_limit;
+	),
+	TP_printk("peer=%s oldest RDMA Read unanswered for %u ms: reads=%u pages=%u limit=%u held=%u",
+		  __get_str(peer), __entry->age_ms, __entry->reads,
+		  __entry->pages, __entry->limit, __entry->held)
 );
 
 /*

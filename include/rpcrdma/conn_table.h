@@ -38,6 +38,8 @@ struct rpcrdma_conn;
  * @sq_depth: Send Queue work requests this side uses
  * @reconnects: connections after the first (client), -1 when the role
  *	has none (server)
+ * @read_pages: pages of RDMA Reads in flight (server), -1 when the role
+ *	has none (client, listener)
  */
 struct rpcrdma_conn_info {
 	const char *role;
@@ -53,6 +55,7 @@ struct rpcrdma_conn_info {
 	unsigned int ird;
 	unsigned int sq_depth;
 	long reconnects;
+	long read_pages;
 };
 
 /**
