@@ -17,9 +17,23 @@
  * The credits above the floors come from one budget (srdma_credit_budget,
  * a sysctl), so what connections are granted stays bounded however many
  * clients connect; once it is spent, the budget is shared per client
- * address (struct srdma_peer): a connection whose client holds more than
+ * host (struct srdma_peer): a connection whose client holds more than
  * an equal share falls a batch at a time, so that a client with many
  * connections cannot keep the credits a client with one needs.
+ *
+ * A client host is what the transport can tell apart (struct
+ * srdma_share_key), not what the client says it is.  On RoCE and iWARP
+ * it is the source address of the packets, IPv4 whole and IPv6 by its
+ * /64: a host picks its IPv6 interface identifiers itself, as many as it
+ * likes, but not the subnet it is on.  IPv4-mapped IPv6 is the IPv4
+ * address.  On InfiniBand the address is the one the client wrote in its
+ * connection request, so the key is the LID the request came from.  So
+ * one host takes one share however many addresses it shows within its
+ * key; a host with addresses in several keys (dual stack, several IPv4
+ * addresses) takes one share per key.  The sysctls credit_share_prefix4
+ * and credit_share_prefix6 widen the keys where clients own more (every
+ * address of a /28 to one host, say), at the price of hosts within one
+ * key sharing one share.
  *
  * RFC 8166 section 3.3.1 binds both directions.  The Receives for a
  * larger grant are posted before any reply carries it.  A smaller grant
@@ -63,7 +77,8 @@
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/slab.h>
-#include <linux/sunrpc/addr.h>
+#include <net/ipv6.h>
+#include <rdma/ib_sa.h>
 
 #include "server.h"
 #include "trace.h"
@@ -82,11 +97,21 @@ static DEFINE_SPINLOCK(srdma_peers_lock);
 static DEFINE_HASHTABLE(srdma_peers, 6);
 static unsigned int srdma_nr_peers;
 
+/**
+ * srdma_share_clients - the client hosts (share keys) with connections
+ *
+ * Return: how many ways the budget is shared once it is spent.
+ */
+unsigned int srdma_share_clients(void)
+{
+	return READ_ONCE(srdma_nr_peers);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_share_clients);
 
 /* An equal share of the budget for each client with connections. */
 static unsigned int srdma_budget_share(unsigned int budget)
 {
-	return budget / max(READ_ONCE(srdma_nr_peers), 1U);
+	return budget / max(srdma_share_clients(), 1U);
 }
 
 /**
@@ -116,39 +141,125 @@ enum srdma_grant_step srdma_grant_step(const struct srdma_grant_view *v)
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_grant_step);
 
-static bool srdma_same_peer(const struct srdma_peer *p, const struct net *net,
-			    const struct sockaddr *sap)
-{
-	return p->net == net && rpc_cmp_addr((struct sockaddr *)&p->addr, sap);
-}
-
-static u32 srdma_peer_hash(const struct sockaddr *sap)
+/**
+ * srdma_share_key_inet - the share key of a client that is an IP address
+ * @sap: the client's address (AF_INET or AF_INET6; the port is ignored)
+ * @prefix4: the bits of an IPv4 address that make the key (at most 32)
+ * @prefix6: the bits of an IPv6 address that make the key (at most 128)
+ * @key: filled in
+ *
+ * An IPv4-mapped IPv6 address is the IPv4 address it maps, so a dual
+ * stack listener sees one client either way.
+ */
+void srdma_share_key_inet(const struct sockaddr *sap, unsigned int prefix4,
+			  unsigned int prefix6, struct srdma_share_key *key)
 {
 	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)sap;
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)sap;
+	struct in6_addr a;
+	unsigned int plen;
 
-	if (sap->sa_family == AF_INET6)
-		return jhash(&sin6->sin6_addr, sizeof(sin6->sin6_addr), 0);
-	return jhash_1word((__force u32)sin->sin_addr.s_addr, 0);
+	memset(key, 0, sizeof(*key));
+	key->kind = SRDMA_SHARE_INET;
+	if (sap->sa_family == AF_INET) {
+		ipv6_addr_set_v4mapped(sin->sin_addr.s_addr, &a);
+		plen = 96 + min(prefix4, 32U);
+	} else if (ipv6_addr_v4mapped(&sin6->sin6_addr)) {
+		a = sin6->sin6_addr;
+		plen = 96 + min(prefix4, 32U);
+	} else {
+		a = sin6->sin6_addr;
+		plen = min(prefix6, 128U);
+	}
+	ipv6_addr_prefix((struct in6_addr *)key->addr, &a, plen);
+	key->plen = plen;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_share_key_inet);
+
+/**
+ * srdma_share_key_ib - the share key of an InfiniBand client
+ * @lid: the LID its connection request came from
+ * @key: filled in
+ */
+void srdma_share_key_ib(u32 lid, struct srdma_share_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	key->kind = SRDMA_SHARE_IB_LID;
+	key->addr[0] = cpu_to_be32(lid);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_share_key_ib);
+
+/**
+ * srdma_share_key_name - a share key as text
+ * @key: the key
+ * @buf: the text: "192.0.2.2/32", "2001:db8::/64" or "lid 0x1f"
+ * @len: room in @buf (SRDMA_SHARE_NAME_LEN will do)
+ */
+void srdma_share_key_name(const struct srdma_share_key *key, char *buf,
+			  size_t len)
+{
+	const struct in6_addr *a = (const struct in6_addr *)key->addr;
+
+	if (key->kind == SRDMA_SHARE_IB_LID)
+		snprintf(buf, len, "lid 0x%x", be32_to_cpu(key->addr[0]));
+	else if (ipv6_addr_v4mapped(a))
+		snprintf(buf, len, "%pI4/%u", &a->s6_addr32[3],
+			 key->plen - 96);
+	else
+		snprintf(buf, len, "%pI6c/%u", a, key->plen);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_share_key_name);
+
+/*
+ * The key of the client host @sx comes from.  On InfiniBand the address
+ * is one the client wrote into its connection request's private data,
+ * so the key is the LID the request came from, which the subnet manager
+ * assigned.  On RoCE and iWARP the address is the packets' own, with
+ * the prefix lengths of the sysctls credit_share_prefix4 and
+ * credit_share_prefix6.
+ */
+static void srdma_share_key_of(const struct srdma_xprt *sx,
+			       struct srdma_share_key *key)
+{
+	const struct rdma_cm_id *id = sx->cm_id;
+	struct sa_path_rec *path = id ? id->route.path_rec : NULL;
+
+	if (path && id->device && rdma_protocol_ib(id->device, id->port_num) &&
+	    path->rec_type == SA_PATH_REC_TYPE_IB) {
+		srdma_share_key_ib(be32_to_cpu(sa_path_get_dlid(path)), key);
+		return;
+	}
+	srdma_share_key_inet((struct sockaddr *)&sx->xprt.xpt_remote,
+			     READ_ONCE(srdma_share_prefix4),
+			     READ_ONCE(srdma_share_prefix6), key);
+}
+
+static bool srdma_same_peer(const struct srdma_peer *p, const struct net *net,
+			    const struct srdma_share_key *key)
+{
+	return p->net == net && !memcmp(&p->key, key, sizeof(*key));
 }
 
 /*
- * The client a connection comes from, counted once however many
- * connections it has.  Return: 0 or -ENOMEM.
+ * The client host a connection comes from (its share key), counted once
+ * however many connections, and addresses within the key, it has.
+ * Return: 0 or -ENOMEM.
  */
 static int srdma_peer_attach(struct srdma_xprt *sx)
 {
-	const struct sockaddr *sap = (struct sockaddr *)&sx->xprt.xpt_remote;
 	struct net *net = sx->xprt.xpt_net;
-	u32 key = srdma_peer_hash(sap);
+	struct srdma_share_key key;
 	struct srdma_peer *p, *new;
+	u32 hash;
 
+	srdma_share_key_of(sx, &key);
+	hash = jhash(&key, sizeof(key), 0);
 	new = kzalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
 	spin_lock(&srdma_peers_lock);
-	hash_for_each_possible(srdma_peers, p, node, key) {
-		if (srdma_same_peer(p, net, sap)) {
+	hash_for_each_possible(srdma_peers, p, node, hash) {
+		if (srdma_same_peer(p, net, &key)) {
 			p->conns++;
 			goto out;
 		}
@@ -156,9 +267,10 @@ static int srdma_peer_attach(struct srdma_xprt *sx)
 	p = new;
 	new = NULL;
 	p->net = net;
-	rpc_copy_addr((struct sockaddr *)&p->addr, sap);
+	p->key = key;
+	srdma_share_key_name(&key, p->name, sizeof(p->name));
 	p->conns = 1;
-	hash_add(srdma_peers, &p->node, key);
+	hash_add(srdma_peers, &p->node, hash);
 	WRITE_ONCE(srdma_nr_peers, srdma_nr_peers + 1);
 out:
 	spin_unlock(&srdma_peers_lock);

@@ -116,6 +116,13 @@
  */
 #define SRDMA_DEF_CREDIT_QUIET	5
 #define SRDMA_MAX_CREDIT_QUIET	3600
+/*
+ * The prefix lengths that make a client host's share key (credits.c):
+ * an IPv4 host's own address, an IPv6 host's /64 (its interface
+ * identifiers are its own to choose, its subnet is not).
+ */
+#define SRDMA_DEF_SHARE_PREFIX4	32
+#define SRDMA_DEF_SHARE_PREFIX6	64
 
 /* Malformed messages a connection may send before it is disconnected. */
 #define SRDMA_MAX_PEER_ERRORS	16
@@ -129,6 +136,8 @@ extern unsigned int srdma_ord;
 extern unsigned int srdma_sq_stall_timeout;
 extern unsigned int srdma_credit_budget;
 extern unsigned int srdma_credit_quiet_timeout;
+extern unsigned int srdma_share_prefix4;
+extern unsigned int srdma_share_prefix6;
 extern unsigned int srdma_read_timeout;
 extern unsigned int srdma_read_budget;
 
@@ -203,18 +212,46 @@ struct srdma_conn_check {
 	srdma_conn_check_fn check;
 };
 
+/* What a share key is made of (struct srdma_share_key). */
+enum srdma_share_kind {
+	SRDMA_SHARE_INET = 1,	/* an IP prefix: IPv4 as ::ffff:a.b.c.d */
+	SRDMA_SHARE_IB_LID,	/* an InfiniBand port's LID */
+};
+
 /**
- * struct srdma_peer - a client address with connections, for the budget
+ * struct srdma_share_key - what the credit budget's shares are keyed on
+ * @kind: enum srdma_share_kind
+ * @plen: for %SRDMA_SHARE_INET, the bits of @addr that count (IPv4 is
+ *	96 + its prefix length); else 0
+ * @addr: the client's address masked to @plen; for %SRDMA_SHARE_IB_LID,
+ *	the LID in its first word
+ *
+ * A client host as far as the transport can tell it apart from others
+ * (credits.c, srdma_share_key_inet() and srdma_share_key_ib()).
+ */
+struct srdma_share_key {
+	u32 kind;
+	u32 plen;
+	__be32 addr[4];
+};
+
+/* Longest text of a share key: an IPv6 prefix and its length. */
+#define SRDMA_SHARE_NAME_LEN	(INET6_ADDRSTRLEN + 4)
+
+/**
+ * struct srdma_peer - a client host with connections, for the budget
  * @node: entry in the table of peers (credits.c)
  * @net: the network namespace of its connections
- * @addr: the client's address (port ignored)
+ * @key: what its connections have in common (struct srdma_share_key)
+ * @name: @key as text, for tracepoints
  * @conns: its connections (under the peers' lock)
  * @lent: credits above their floors its connections hold
  */
 struct srdma_peer {
 	struct hlist_node node;
 	struct net *net;
-	struct sockaddr_storage addr;
+	struct srdma_share_key key;
+	char name[SRDMA_SHARE_NAME_LEN];
 	unsigned int conns;
 	atomic_t lent;
 };
@@ -934,6 +971,12 @@ static inline bool srdma_grant_sharing(void)
 }
 
 int srdma_grant_init(struct srdma_xprt *sx, unsigned int max);
+void srdma_share_key_inet(const struct sockaddr *sap, unsigned int prefix4,
+			  unsigned int prefix6, struct srdma_share_key *key);
+void srdma_share_key_ib(u32 lid, struct srdma_share_key *key);
+void srdma_share_key_name(const struct srdma_share_key *key, char *buf,
+			  size_t len);
+unsigned int srdma_share_clients(void);
 void srdma_grant_share(const struct srdma_xprt *sx,
 		       struct srdma_grant_view *v);
 bool srdma_grant_take(struct srdma_xprt *sx, unsigned int n);

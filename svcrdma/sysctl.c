@@ -15,6 +15,8 @@ unsigned int srdma_ord = SRDMA_DEF_ORD;
 unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
 unsigned int srdma_credit_quiet_timeout = SRDMA_DEF_CREDIT_QUIET;
 unsigned int srdma_read_timeout = SRDMA_DEF_READ_TIMEOUT;
+unsigned int srdma_share_prefix4 = SRDMA_DEF_SHARE_PREFIX4;
+unsigned int srdma_share_prefix6 = SRDMA_DEF_SHARE_PREFIX6;
 /* Set from the machine's memory at registration. */
 unsigned int srdma_credit_budget;
 EXPORT_SYMBOL_IF_KUNIT(srdma_credit_budget);
@@ -36,6 +38,8 @@ static unsigned int max_credit_quiet = SRDMA_MAX_CREDIT_QUIET;
 static unsigned int min_read_timeout = SRDMA_MIN_READ_TIMEOUT;
 static unsigned int max_read_timeout = SRDMA_MAX_READ_TIMEOUT;
 static unsigned int max_read_budget = SRDMA_MAX_READ_BUDGET;
+static unsigned int max_prefix4 = 32;
+static unsigned int max_prefix6 = 128;
 
 static struct ctl_table_header *srdma_sysctl_header;
 
@@ -134,6 +138,24 @@ static struct ctl_table srdma_sysctl_table[] = {
 		.proc_handler	= proc_douintvec_minmax,
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= &max_credit_quiet,
+	},
+	{
+		.procname	= "credit_share_prefix4",
+		.data		= &srdma_share_prefix4,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &max_prefix4,
+	},
+	{
+		.procname	= "credit_share_prefix6",
+		.data		= &srdma_share_prefix6,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &max_prefix6,
 	},
 	{
 		.procname	= "read_timeout",

@@ -139,9 +139,13 @@ TRACE_EVENT(svcrdma_accept,
 		__field(unsigned int, ord)
 		__field(bool, remote_inv)
 		__field(unsigned int, read_limit)
+		__string(share, sx->peer ? sx->peer->name : "-")
+		__field(unsigned int, clients)
 	),
 	TP_fast_assign(
 		__assign_str(peer);
+		__assign_str(share);
+		__entry->clients = srdma_share_clients();
 		__entry->sq_id = sx->ib.send_cq->res.id;
 		__entry->rq_id = sx->ib.recv_cq->res.id;
 		__entry->credits = sx->max_requests;
@@ -152,11 +156,11 @@ TRACE_EVENT(svcrdma_accept,
 		__entry->remote_inv = sx->remote_inv;
 		__entry->read_limit = sx->read_limit;
 	),
-	TP_printk("peer=%s sq.id=%u rq.id=%u credits=%u inline_send=%u recv_size=%u sq_budget=%u ord=%u send_with_inv=%d read_limit=%u",
+	TP_printk("peer=%s sq.id=%u rq.id=%u credits=%u inline_send=%u recv_size=%u sq_budget=%u ord=%u send_with_inv=%d read_limit=%u share=%s clients=%u",
 		  __get_str(peer), __entry->sq_id, __entry->rq_id,
 		  __entry->credits, __entry->inline_send, __entry->recv_size,
 		  __entry->sq_budget, __entry->ord, __entry->remote_inv,
-		  __entry->read_limit)
+		  __entry->read_limit, __get_str(share), __entry->clients)
 );
 
 /* A connection's step that failed, and its errno. */
