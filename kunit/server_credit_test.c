@@ -16,7 +16,8 @@
  * fallen credit's Receive has been given back.  And the budget shared
  * per client: a client with many connections that took it all must give
  * way to a client with one, and a client whose connections went quiet
- * must give the budget back at once.
+ * must give the budget back at once; and what the shares are keyed on:
+ * a host's addresses within its key's prefix are one client.
  */
 #include <kunit/test.h>
 #include <linux/inet.h>
@@ -38,7 +39,7 @@ static const struct gs_vec gs_vecs[] = {
 	{ "floor, a third held", { GS(8, 3) }, SRDMA_GRANT_GROW },
 	{ "at max, all held", { GS(64, 64) }, SRDMA_GRANT_KEEP },
 	{ "near max, grows by what is left",
-	  { GS(60, 30), .max = 64, .sharing = true, .peer_lent = 24,
+	  { GS(60, 30), .sharing = true, .peer_lent = 24,
 	    .share = 28 }, SRDMA_GRANT_GROW },
 	{ "a third held exactly stays", { GS(24, 8) }, SRDMA_GRANT_KEEP },
 	{ "window ends, a sixth held at peak",
@@ -633,6 +634,157 @@ static void budget_release_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&c->sx[CS_CONNS - 1]->lent), 40);
 }
 
+/* One pair of client addresses and what their share keys must say. */
+struct sk_vec {
+	const char *name;
+	const char *a, *b;	/* IPv4 or IPv6 text */
+	unsigned int prefix4, prefix6;
+	bool same;		/* one key for both */
+	const char *key;	/* @a's key as text */
+};
+
+static const struct sk_vec sk_vecs[] = {
+	{ "IPv4, two hosts", "192.0.2.2", "192.0.2.12", 32, 64, false,
+	  "192.0.2.2/32" },
+	{ "IPv4, one host", "192.0.2.2", "192.0.2.2", 32, 64, true,
+	  "192.0.2.2/32" },
+	{ "IPv4 in one /28 by the sysctl", "192.0.2.2", "192.0.2.12", 28, 64,
+	  true, "192.0.2.0/28" },
+	{ "IPv4 across a /28", "192.0.2.2", "192.0.2.18", 28, 64, false,
+	  "192.0.2.0/28" },
+	{ "IPv6 addresses of one /64", "2001:db8::1", "2001:db8::ffff:1:2",
+	  32, 64, true, "2001:db8::/64" },
+	{ "IPv6 in two /64s", "2001:db8::1", "2001:db8:0:1::1", 32, 64, false,
+	  "2001:db8::/64" },
+	{ "IPv6 whole by the sysctl", "2001:db8::1", "2001:db8::2", 32, 128,
+	  false, "2001:db8::1/128" },
+	{ "IPv4-mapped IPv6 is IPv4", "::ffff:192.0.2.2", "192.0.2.2", 32, 64,
+	  true, "192.0.2.2/32" },
+	{ "IPv4-mapped is not its /64", "::ffff:192.0.2.2", "::ffff:192.0.2.3",
+	  32, 64, false, "192.0.2.2/32" },
+	{ "IPv4 and IPv6 stay apart", "192.0.2.2", "::c000:202", 32, 128,
+	  false, "192.0.2.2/32" },
+	{ "every address, prefix 0", "2001:db8::1", "2001:db8:ffff::1", 0, 0,
+	  true, "::/0" },
+};
+
+static void sk_desc(const struct sk_vec *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sk, sk_vecs, sk_desc);
+
+static void sk_addr(struct kunit *test, const char *text,
+		    struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (in4_pton(text, -1, (u8 *)&sin->sin_addr, -1, NULL)) {
+		sin->sin_family = AF_INET;
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, in6_pton(text, -1, sin6->sin6_addr.s6_addr, -1,
+				       NULL), 1);
+	sin6->sin6_family = AF_INET6;
+}
+
+/*
+ * Two client addresses have one share key exactly when the prefix
+ * lengths make them one host, and the key reads as the prefix.  The
+ * ports differ, and never count.
+ */
+static void share_key_case(struct kunit *test)
+{
+	const struct sk_vec *t = test->param_value;
+	struct srdma_share_key ka, kb;
+	struct sockaddr_storage a, b;
+	char name[SRDMA_SHARE_NAME_LEN];
+
+	sk_addr(test, t->a, &a);
+	sk_addr(test, t->b, &b);
+	((struct sockaddr_in *)&a)->sin_port = htons(700);
+	((struct sockaddr_in *)&b)->sin_port = htons(20049);
+	srdma_share_key_inet((struct sockaddr *)&a, t->prefix4, t->prefix6,
+			     &ka);
+	srdma_share_key_inet((struct sockaddr *)&b, t->prefix4, t->prefix6,
+			     &kb);
+	KUNIT_EXPECT_EQ(test, !memcmp(&ka, &kb, sizeof(ka)), t->same);
+	srdma_share_key_name(&ka, name, sizeof(name));
+	KUNIT_EXPECT_STREQ(test, name, t->key);
+}
+
+/* An InfiniBand client is its LID, whatever address it wrote. */
+static void share_key_ib_case(struct kunit *test)
+{
+	struct srdma_share_key a, b, inet;
+	char name[SRDMA_SHARE_NAME_LEN];
+	struct sockaddr_storage ss;
+
+	srdma_share_key_ib(0x1f, &a);
+	srdma_share_key_ib(0x1f, &b);
+	KUNIT_EXPECT_EQ(test, memcmp(&a, &b, sizeof(a)), 0);
+	srdma_share_key_ib(0x20, &b);
+	KUNIT_EXPECT_NE(test, memcmp(&a, &b, sizeof(a)), 0);
+	srdma_share_key_name(&a, name, sizeof(name));
+	KUNIT_EXPECT_STREQ(test, name, "lid 0x1f");
+	/* Nor is a LID ever an address's key: 0.0.0.31 is not LID 31. */
+	sk_addr(test, "0.0.0.31", &ss);
+	srdma_share_key_inet((struct sockaddr *)&ss, 32, 64, &inet);
+	KUNIT_EXPECT_NE(test, memcmp(&a, &inet, sizeof(a)), 0);
+}
+
+/*
+ * A host that shows eight IPv6 addresses of its /64, one connection
+ * each, and took the whole budget, is one client for the shares: a
+ * host with one connection from another /64 is owed half the budget,
+ * not a ninth, and the eight are over their one share.
+ */
+static void budget_share_v6_case(struct kunit *test)
+{
+	struct srdma_xprt *sx[9];
+	struct srdma_grant_view v;
+	unsigned int i;
+	char addr[INET6_ADDRSTRLEN];
+	struct cs *c = test->priv;
+
+	/* Without the suite's two IPv4 clients. */
+	for (i = 0; i < CS_CONNS; i++)
+		srdma_grant_release(c->sx[i]);
+	KUNIT_ASSERT_EQ(test, srdma_share_clients(), 0U);
+	srdma_credit_budget = 64;
+	for (i = 0; i < ARRAY_SIZE(sx); i++) {
+		sx[i] = kunit_kzalloc(test, sizeof(*sx[i]), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, sx[i]);
+		if (i < 8)
+			snprintf(addr, sizeof(addr), "2001:db8::%x:1", i + 1);
+		else
+			strscpy(addr, "2001:db8:0:1::1", sizeof(addr));
+		sk_addr(test, addr, &sx[i]->xprt.xpt_remote);
+		sx[i]->xprt.xpt_net = &init_net;
+		rpcrdma_sendq_init(&sx[i]->sendq);
+		KUNIT_ASSERT_EQ(test, srdma_grant_init(sx[i], 64), 0);
+	}
+	KUNIT_EXPECT_EQ(test, srdma_share_clients(), 2U);
+	KUNIT_EXPECT_STREQ(test, sx[0]->peer->name, "2001:db8::/64");
+	KUNIT_EXPECT_PTR_EQ(test, sx[0]->peer, sx[7]->peer);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_TRUE(test, srdma_grant_take(sx[i], 8));
+	KUNIT_EXPECT_FALSE(test, srdma_grant_take(sx[8], 8));
+	cs_view(sx[8], &v, 8);
+	KUNIT_EXPECT_TRUE(test, v.sharing);
+	KUNIT_EXPECT_EQ(test, v.share, 32U);
+	cs_view(sx[0], &v, 0);
+	KUNIT_EXPECT_EQ(test, v.peer_lent, 64U);
+	KUNIT_EXPECT_EQ(test, srdma_grant_step(&v), SRDMA_GRANT_OVER_SHARE);
+
+	for (i = 0; i < ARRAY_SIZE(sx); i++)
+		srdma_grant_release(sx[i]);
+	KUNIT_EXPECT_EQ(test, srdma_share_clients(), 0U);
+}
+
 static struct kunit_case rpcrdma_server_credit_cases[] = {
 	KUNIT_CASE_PARAM(grant_step_case, gs_gen_params),
 	KUNIT_CASE_PARAM(grant_quiet_case, gq_gen_params),
@@ -653,6 +805,9 @@ static struct kunit_case rpcrdma_server_budget_cases[] = {
 	KUNIT_CASE(budget_share_case),
 	KUNIT_CASE(budget_quiet_case),
 	KUNIT_CASE(budget_release_case),
+	KUNIT_CASE_PARAM(share_key_case, sk_gen_params),
+	KUNIT_CASE(share_key_ib_case),
+	KUNIT_CASE(budget_share_v6_case),
 	{}
 };
 
