@@ -6,7 +6,9 @@
 # back intact) and the kernel log must stay clean.  With PEER_STRICT=1 every
 # case of the peer must pass; with PEER_STRICT=0 (a server that does not
 # follow our spec, like the stock one) only the peer's positive control
-# must, and the other results are just reported.
+# must, and the other results are just reported.  With READ_STALL_SYNC=1
+# the peer's read-stall case waits for the server guest's half of it
+# (nfs-server.sh read_stall_watch) through flags in /out.
 . "$RPCRDMA_TOP/selftests/lib/guest-lib.sh"
 
 PEER="$RPCRDMA_TOP/selftests/peer/hostile_peer.py"
@@ -29,9 +31,14 @@ sleep 2
 rm -f /tmp/peer-chunks.expected
 
 step "hostile peer against 192.0.2.1 port $NFS_PORT"
+sync=
+if [ "${READ_STALL_SYNC:-0}" = 1 ]; then
+	sync="--sync-dir /out"
+fi
 before=$(cat /tmp/written)
 /usr/bin/python3 "$PEER" --server 192.0.2.1 --port "$NFS_PORT" \
 	--chunk-file peer-chunks --chunk-expect /tmp/peer-chunks.expected \
+	$sync \
 	${HOSTILE_PEER_ARGS:-} | tee "$PEER_TAP"
 peer_rc=${PIPESTATUS[0]}
 

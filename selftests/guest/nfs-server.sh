@@ -56,6 +56,19 @@ our_server_setup() {
 		fail "credit_quiet_timeout is not 5 s by default"
 	! echo 3601 2>/dev/null >/proc/sys/sunrpc/svc_rdma/credit_quiet_timeout ||
 		fail "credit_quiet_timeout accepted 3601, above its maximum"
+	# The bounds on RDMA Reads (svcrdma/read_budget.c).  A module
+	# without them gets past here, so that test 70's read-stall checks
+	# can say what it does with Reads that are never answered.
+	if [ -e /proc/sys/sunrpc/svc_rdma/read_timeout ]; then
+		! echo 0 2>/dev/null >/proc/sys/sunrpc/svc_rdma/read_timeout ||
+			fail "read_timeout accepted 0, below its minimum"
+		[ "$(cat /proc/sys/sunrpc/svc_rdma/read_timeout)" = 10 ] ||
+			fail "read_timeout is not 10 s by default"
+		[ "$(cat /proc/sys/sunrpc/svc_rdma/read_budget)" -gt 0 ] ||
+			fail "read_budget is 0 by default"
+	else
+		echo "no read_timeout sysctl: this module does not bound RDMA Reads"
+	fi
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 	for ev in accept queues bc_call bc_reply decode_short_err decode_badvers_err \
 		  decode_drop_err decode_badproc_err decode_parse_err err_vers \
@@ -65,9 +78,170 @@ our_server_setup() {
 		echo 1 >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
 			fail "no rpcrdma:svcrdma_$ev tracepoint"
 	done
+	for ev in read_hold read_stall; do
+		echo 1 2>/dev/null >"/sys/kernel/tracing/events/rpcrdma/svcrdma_$ev/enable" ||
+			echo "no rpcrdma:svcrdma_$ev tracepoint"
+	done
 	for ev in nfsd_cb_setup nfsd_cb_setup_err nfsd_cb_new_state nfsd_cb_recall; do
 		echo 1 2>/dev/null >"/sys/kernel/tracing/events/nfsd/$ev/enable"
 	done
+}
+
+# KiB of memory in use (neither free nor page cache), caches dropped first.
+mem_used_kib() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 }
+	     /^Buffers:/ { b = $2 } /^Cached:/ { c = $2 }
+	     END { print t - f - b - c }' /proc/meminfo
+}
+
+# KiB of memory available, not counting the export's files: the export
+# is a tmpfs (Shmem), which the mount's writer grows meanwhile by a MiB
+# a write in its first round.
+mem_available_kib() {
+	awk '/^MemAvailable:/ { a = $2 } /^Shmem:/ { s = $2 }
+	     END { print a + s }' /proc/meminfo
+}
+
+# The hostile peer's server connections (from 192.0.2.2 with a Read
+# depth of 1; the stock mount's have more) in /proc/net/rpcrdma: how
+# many, the most pages of RDMA Reads in flight on one ("-" if the file
+# has no read_pages column), and how many are closing.
+peer_read_pages() {
+	awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "read_pages") col = i
+		       next }
+	     $1 == "server" && $3 ~ /^192\.0\.2\.2:/ && $10 == 1 {
+		n++; if (col && $col + 0 > max) max = $col + 0
+		if ($4 == "closing") c++ }
+	     END { print n + 0, col ? max + 0 : "-", c + 0 }' /proc/net/rpcrdma
+}
+
+# read_stall_watch: the server's half of the hostile peer's read-stall
+# case (selftests/peer/cases.py read_stall, with --sync-dir /out), in
+# the background.  When the peer begins, read_timeout goes to 1 s for
+# the connection it makes next (soft-RoCE's own retries end an
+# unanswered Read after a few seconds: ours must act first) and the
+# memory in use is read; while the peer's calls wait for Reads its
+# adapter never answers, /proc/net/rpcrdma and MemAvailable are read
+# every 0.2 s; once the connection is gone, the memory in use is read
+# again.  The figures go to /tmp/read-stall.result for
+# read_stall_checks.  Ends when the client finishes if the case never
+# runs.
+read_stall_watch() {
+	local f=/proc/sys/sunrpc/svc_rdma/read_timeout old=none conns base
+	local avail min_avail max=0 line now closing i asked after
+
+	until [ -e /out/read-stall-begin.flag ]; do
+		[ -e /out/client-finished.flag ] && return 0
+		sleep 0.5
+	done
+	if [ -e "$f" ]; then
+		old=$(cat "$f")
+		echo 1 >"$f"
+	fi
+	conns=$(peer_read_pages | cut -d' ' -f1)
+	base=$(mem_used_kib)
+	avail=$(mem_available_kib)
+	min_avail=$avail
+	signal_peer read-stall-ready
+	until [ -e /out/read-stall-closed.flag ] ||
+	      [ -e /out/client-finished.flag ]; do
+		now=$(peer_read_pages | cut -d' ' -f2)
+		if [ "$now" = - ]; then
+			max=-
+		elif [ "$max" != - ] && [ "$now" -gt "$max" ]; then
+			max=$now
+		fi
+		if [ -e /out/read-stall-sent.flag ]; then
+			now=$(mem_available_kib)
+			[ "$now" -ge "$min_avail" ] || min_avail=$now
+		fi
+		sleep 0.2
+	done
+	# Until the connection is freed, and its pages with it.
+	for i in $(seq 150); do
+		read -r now line closing < <(peer_read_pages)
+		[ "$now" -gt "$conns" ] || [ "$closing" -gt 0 ] || break
+		sleep 0.2
+	done
+	[ "$old" = none ] || echo "$old" >"$f"
+	after=$(mem_used_kib)
+	asked=$(cat /out/read-stall-sent.flag 2>/dev/null)
+	echo "$base $after $avail $min_avail ${asked:-0} $max $old" \
+		>/tmp/read-stall.result
+	signal_peer read-stall-measured
+}
+
+# The hostile peer's share-keys case connected from six addresses of
+# 2001:db8::/64 at once, with the stamping mount and the peer's shared
+# connection open from 192.0.2.2: the six must have one share key, the
+# /64, and the server must never have counted more than those two
+# clients (the svcrdma_accept events' share= and clients=).
+share_keys_checks() {
+	local accepts keys most
+
+	accepts=$(grep -E ' svcrdma_accept: peer=\[?2001:db8::5:' "$SERVER_TRACE")
+	echo "$accepts" | sed -n 's/.*\(peer=[^ ]*\).*\(share=.*\)/\1 \2/p'
+	[ "$(echo "$accepts" | grep -c share=)" -ge 6 ] ||
+		fail "fewer than six svcrdma_accept events for the share-keys case's addresses"
+	keys=$(echo "$accepts" | grep -oE 'share=[^ ]+' | sort -u | xargs)
+	[ "$keys" = "share=2001:db8::/64" ] ||
+		fail "one host's six addresses of 2001:db8::/64 made the share keys: $keys"
+	most=$(echo "$accepts" | grep -oE 'clients=[0-9]+' | cut -d= -f2 |
+		sort -n | tail -1)
+	[ "$most" -le 2 ] ||
+		fail "with two client hosts connected, the budget was shared $most ways"
+}
+
+# What read_stall_watch saw, and the server's count and trace of the
+# close: the connection whose Reads went unanswered was closed by
+# read_timeout (not by the QP's own retries), it never had more pages of
+# Reads in flight than its limit (the calls beyond it waited, held), and
+# the memory in use came back.  $1: rdma_stat_read_stall.
+read_stall_checks() {
+	local why="" base after avail min_avail asked max old ev pages limit=
+	local pinned
+
+	[ -e /tmp/read-stall.result ] ||
+		fail "the hostile peer's read-stall case did not run its server half"
+	read -r base after avail min_avail asked max old </tmp/read-stall.result
+	pinned=$((avail - min_avail))
+	echo "read-stall: memory in use ${base} KiB before, ${after} KiB once the connection was gone"
+	echo "read-stall: MemAvailable (less the export's tmpfs) fell by ${pinned} KiB at most while the peer's ${asked} KiB of Read chunks went unread; read_pages peaked at ${max}"
+	grep -E ' svcrdma_(read_stall|close):.*Read' "$SERVER_TRACE" | head -4
+	grep ' svcrdma_read_hold:' "$SERVER_TRACE" | head -2
+	[ "$old" != none ] || why="$why; no read_timeout sysctl"
+	[ "$1" != missing ] && [ "$1" -gt 0 ] ||
+		why="$why; no connection was closed for unanswered RDMA Reads (rdma_stat_read_stall $1)"
+	ev=$(grep -oE ' svcrdma_read_stall: .* pages=[0-9]+ limit=[0-9]+' \
+		"$SERVER_TRACE" | head -1)
+	if [ -z "$ev" ]; then
+		why="$why; no svcrdma_read_stall event"
+	else
+		pages=${ev##* pages=}
+		pages=${pages%% *}
+		limit=${ev##*limit=}
+		[ "$pages" -le "$limit" ] ||
+			why="$why; $pages pages of Reads in flight at the close, over the limit of $limit"
+	fi
+	grep -q ' svcrdma_read_hold: .* held: connection limit' "$SERVER_TRACE" ||
+		why="$why; no call was held for the connection's limit"
+	if [ "$max" = - ]; then
+		why="$why; /proc/net/rpcrdma has no read_pages column"
+	elif [ -n "${limit:-}" ] && [ "$max" -gt "$limit" ]; then
+		why="$why; read_pages reached $max, over the limit of $limit"
+	fi
+	[ $((after - base)) -le 16384 ] ||
+		why="$why; $((after - base)) KiB more in use once the connection was gone"
+	# What the connection's limit lets its Reads pin (512 pages on these
+	# guests, 514 with nfsd's 1 MiB payload), and a few MiB of noise from the mount's
+	# writer; a server that reads every chunk at once pins far more
+	# (as many MiB as the peer's calls until its Send Queue is full).
+	[ "$pinned" -le $((${limit:-514} * 4 + 8192)) ] ||
+		why="$why; MemAvailable (less the export's tmpfs) fell by ${pinned} KiB while ${asked} KiB of Read chunks went unread, more than ${limit:-514} pages and 8 MiB"
+	[ -z "$why" ] || fail "read-stall: ${why#; }"
 }
 
 # Our module, after the client finished: its counters and tracepoints
@@ -104,6 +278,21 @@ our_server_checks() {
 	no) [ "$stalls" = 0 ] || fail "$stalls connections closed for a stalled Send Queue" ;;
 	yes) [ "$stalls" -gt 0 ] || fail "no connection was closed for a stalled Send Queue" ;;
 	esac
+	# A connection whose oldest RDMA Read goes read_timeout unanswered is
+	# closed (svcrdma/read_budget.c): never a Linux client's, always the
+	# connection of the hostile peer's read-stall case
+	# (EXPECT_READ_STALL=yes; "any" when it may not run).
+	stalls=$(svc_stat rdma_stat_read_stall 2>/dev/null || echo missing)
+	echo "rdma_stat_read_stall $stalls rdma_stat_read_hold $(svc_stat rdma_stat_read_hold 2>/dev/null || echo missing)"
+	case "${EXPECT_READ_STALL:-no}" in
+	no) [ "$stalls" = 0 ] || fail "rdma_stat_read_stall: $stalls connections closed for unanswered RDMA Reads" ;;
+	yes) read_stall_checks "$stalls" ;;
+	esac
+	# One client host is one share of the credit budget however many
+	# addresses of its IPv6 /64 it shows (svcrdma/credits.c): always
+	# for the hostile peer's share-keys case (EXPECT_SHARE_KEYS=yes;
+	# "any" when it may not run).
+	[ "${EXPECT_SHARE_KEYS:-no}" = yes ] && share_keys_checks
 	# A Send context's header buffer holds a transport header and grows only
 	# for a reply that has to be copied (svcrdma/send.c): never for a Linux
 	# client on soft-RoCE or siw, always for the hostile peer's reply in
@@ -207,10 +396,15 @@ if [ "${CPU_SAMPLER:-0}" = 1 ]; then
 	cpu_sampler &
 	sampler=$!
 fi
+if [ "$module" = ours ] && [ "${READ_STALL_WATCH:-0}" = 1 ]; then
+	read_stall_watch &
+	watcher=$!
+fi
 signal_peer server-ready
 run_steps server
 wait_peer client-finished "${PEER_TIMEOUT:-0}"
 [ -z "${sampler:-}" ] || kill "$sampler"
+[ -z "${watcher:-}" ] || wait "$watcher"
 if [ "$module" = ours ]; then
 	# Kept with the logs: what the server saw (the events enabled above).
 	cp /sys/kernel/tracing/trace "$SERVER_TRACE"

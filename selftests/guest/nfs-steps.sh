@@ -406,7 +406,7 @@ conn_table_check() {
 	step "nconnect=$n: /proc/net/rpcrdma on both ends under load"
 	cat /proc/net/rpcrdma >/tmp/conn-table || fail "cannot read /proc/net/rpcrdma"
 	cat /tmp/conn-table
-	head -1 /tmp/conn-table | grep -q '^role local peer state age credits in_use inline_send inline_recv ord ird sq_depth sq_waits rnr_retry_exc retry_exc flushed reconnects last_disconnect$' ||
+	head -1 /tmp/conn-table | grep -q '^role local peer state age credits in_use inline_send inline_recv ord ird sq_depth sq_waits rnr_retry_exc retry_exc flushed reconnects read_pages last_disconnect$' ||
 		fail "/proc/net/rpcrdma: unexpected header"
 	send=$(thresh_value "send/recv=" 1)
 	recv=$(thresh_value "send/recv=" 2)
@@ -414,7 +414,8 @@ conn_table_check() {
 		$1 == "client" && $3 == "192.0.2.1:20049" && $4 == "connected" &&
 		$2 ~ /^192\.0\.2\.2:[0-9]+$/ && $5 ~ /^[0-9]+$/ &&
 		$6 >= 1 && $6 <= 1024 && $7 <= $6 && $8 == s && $9 == r &&
-		$10 == 0 && $11 >= 1 && $12 >= 3 && $15 == 0 && $14 == 0 { c++ }
+		$10 == 0 && $11 >= 1 && $12 >= 3 && $15 == 0 && $14 == 0 &&
+		$18 == "-" { c++ }
 		END { print c + 0 }' /tmp/conn-table)
 	[ "$lines" -ge "$n" ] ||
 		fail "/proc/net/rpcrdma: $lines connected client lines as expected (inline $send/$recv), $n wanted"
@@ -456,7 +457,8 @@ server_step_nconnect_fio() {
 		$3 ~ /^192\.0\.2\.2:[0-9]+$/ && $5 ~ /^[0-9]+$/ &&
 		$6 >= f && $6 <= c &&
 		$7 <= $6 && $8 >= 1024 && $8 <= r && $9 == r && $10 >= 1 &&
-		$11 == 0 && $12 >= 3 && $14 == 0 && $15 == 0 && $17 == "-" { n++ }
+		$11 == 0 && $12 >= 3 && $14 == 0 && $15 == 0 && $17 == "-" &&
+		$18 ~ /^[0-9]+$/ { n++ }
 		END { print n + 0 }' /tmp/conn-table)
 	[ "$lines" -ge "$n" ] ||
 		fail "/proc/net/rpcrdma: $lines connected server lines as expected (credits $floor..$credits, receives $recv), $n wanted"

@@ -20,8 +20,11 @@ from header import (BOGUS_HANDLE, BOGUS_OFFSET, RDMA_DONE, RDMA_MSG,
                     read_list_discriminator_2, reply_chunk_lists,
                     truncated_read_list, unknown_proc_flood, version_2,
                     with_proc, write_chunks, xid_and_vers_only)
-from connection import WC_RNR_RETRY_EXC, parse_private_data, wc_status_name
+from connection import (WC_RNR_RETRY_EXC, ConnectError, Connection,
+                        RemoteReadable, parse_private_data, wc_status_name)
 from mutations import Outcome, generated_cases
+from read_stall import (PeerSync, ReadRequestDrop, interface_to,
+                        null_call_with_read_chunk, run_command)
 from rpc import (NFS4_OK, NFS4ERR_DELAY, NFS4ERR_GRACE, OP_GETFH,
                  OP_PUTROOTFH, OP_READ, OP_WRITE, ReadChunk, compound_args,
                  compound_reply, op_lookups, op_read, op_write_chunk,
@@ -590,6 +593,21 @@ def raise_grant(runner, conn, xid, grant):
     return None, grant
 
 
+def read_then_raise_grant(runner, conn, xid):
+    """A READ to learn the server's first grant, then raise_grant().
+    Returns (why it failed or None, the grant reached)."""
+    why, grant = read_status(runner, conn, xid, 512)
+    if why:
+        return 'the READ before the stall: ' + why, grant
+    first_grant = grant
+    why, grant = raise_grant(runner, conn, xid + 0x10000, grant)
+    if why:
+        return 'raising the grant: ' + why, grant
+    runner.note('the grant went from %d to %d under bursts of NULL calls'
+                % (first_grant, grant))
+    return None, grant
+
+
 def send_queue_stall(runner, conn, xid):
     """A client that stops posting Receives, on a connection whose RNR
     retry count (7, from our connect request) makes the server's Sends
@@ -603,15 +621,9 @@ def send_queue_stall(runner, conn, xid):
     service): the server must close this connection within
     SQ_STALL_LIMIT seconds, and serve the others meanwhile (the control
     case after this one, the mount's writer)."""
-    why, grant = read_status(runner, conn, xid, 512)
+    why, grant = read_then_raise_grant(runner, conn, xid)
     if why:
-        return 'the READ before the stall: ' + why
-    first_grant = grant
-    why, grant = raise_grant(runner, conn, xid + 0x10000, grant)
-    if why:
-        return 'raising the grant: ' + why
-    runner.note('the grant went from %d to %d under bursts of NULL calls'
-                % (first_grant, grant))
+        return why
     mem = conn.writable()
     write_list, _ = write_chunks(mem, [[4096] * 16])
     read = compound_args(op_lookups(runner.args.big_file) +
@@ -640,6 +652,160 @@ def send_queue_stall(runner, conn, xid):
                 'progress for %d s' % SQ_STALL_LIMIT)
     if sent < count:
         return 'the server closed before every READ was sent'
+    return None
+
+
+# The Read stall case: how long the server may keep a connection whose
+# RDMA Reads go unanswered (its read_timeout sysctl: 10 s by default; the
+# server's half of the case in test 70 sets 1 s for this case's
+# connection), counted from the last call sent; the size of each call's
+# Read chunk, the largest WRITE payload the guests' nfsd takes (nfsd
+# sizes it by memory: 256 KiB a little under 2 GiB, 1 MiB from 4 GiB; a
+# chunk past its sv_max_mesg is refused with ERR_CHUNK, no Read posted);
+# and how long the server's half may take (--sync-dir).
+READ_STALL_LIMIT = 30
+READ_STALL_CHUNK = 256 << 10
+READ_STALL_SYNC = 180
+
+
+def read_stall(runner, conn, xid):
+    """A client whose adapter stops answering RDMA Reads: on a connection
+    of its own, it raises its grant with bursts of NULL calls, then keeps
+    the server's RDMA READ requests from reaching its adapter
+    (read_stall.py) and sends its whole grant of NULL calls, each with a
+    256 KiB data item in a Read chunk.  The server must close the
+    connection within READ_STALL_LIMIT seconds (by its read_timeout,
+    before its QP's own retries run out), answer none of those calls,
+    and serve the others meanwhile (the shared connection after this
+    case, the control case after it, the mount's writer).  With
+    --sync-dir the server guest measures its side (nfs-server.sh
+    read_stall_watch): it is told before the connection is made, so that
+    the connection gets a short read_timeout, when the calls are sent and
+    when the connection has closed, and it says when it is done."""
+    args = runner.args
+    sync = PeerSync(args.sync_dir) if args.sync_dir else None
+    if sync:
+        sync.signal('read-stall-begin')
+        why = sync.wait('read-stall-ready', READ_STALL_SYNC)
+        if why:
+            return why
+    # A connection of its own, made after the server's half set its bound.
+    try:
+        stall = Connection(args)
+    except ConnectError as err:
+        if sync:
+            sync.signal('read-stall-closed')
+        return 'cannot connect again: %s' % err
+    drop = None
+    try:
+        runner.note('connected again to ' + stall.describe_server())
+        why, grant = read_then_raise_grant(runner, stall, xid)
+        if why:
+            return why
+        dev = interface_to(args.server)
+        if dev is None:
+            return 'no route to %s' % args.server
+        drop = ReadRequestDrop(dev, stall.qp.qp_num)
+        why = drop.install()
+        if why:
+            return why
+        stall.remote_mr = RemoteReadable(stall.pd, READ_STALL_CHUNK)
+        sent = 0
+        for i in range(grant):
+            x = xid + 0x100 + i
+            if not stall.send(null_call_with_read_chunk(
+                    x, args, stall.remote_mr, READ_STALL_CHUNK)):
+                break
+            sent += 1
+        start = time.monotonic()
+        if sync:
+            sync.signal('read-stall-sent',
+                        '%d\n' % (sent * READ_STALL_CHUNK // 1024))
+        stall.wait_cm_disconnect(READ_STALL_LIMIT)
+        waited = time.monotonic() - start
+        answered = len(stall.drain())
+        dropped = drop.dropped()
+        drop.remove()
+        runner.note('%d of %d NULL calls with a %d KiB Read chunk sent; '
+                    '%s RDMA READ requests dropped before our adapter; '
+                    '%d calls answered; then %s after %.1f s' %
+                    (sent, grant, READ_STALL_CHUNK // 1024,
+                     'some' if dropped is None else dropped, answered,
+                     'the server disconnected' if stall.cm_disconnected
+                     else 'nothing', waited))
+        if not stall.cm_disconnected:
+            return ('the server kept a connection whose RDMA Reads went '
+                    'unanswered for %d s' % READ_STALL_LIMIT)
+        if answered:
+            return ('%d calls whose Read chunks were never read were '
+                    'answered: the READ requests were not withheld'
+                    % answered)
+        if dropped == 0:
+            return 'no RDMA READ request reached the filter'
+        if sent < grant:
+            return 'the server closed before every call was sent'
+    finally:
+        if drop is not None:
+            drop.remove()
+        stall.close()
+        # The server's half waits for this, whatever became of the case.
+        if sync:
+            sync.signal('read-stall-closed')
+    if sync:
+        return sync.wait('read-stall-measured', READ_STALL_SYNC)
+    return None
+
+
+# The share-keys case: one host, six IPv6 addresses of its /64.
+SHARE_KEY_ADDRS = ['2001:db8::5:%x' % n for n in range(1, 7)]
+
+
+def server_ipv6(server):
+    """The server's IPv6 address: the guests number 2001:db8::/64 as
+    they number 192.0.2.0/24 (selftests/lib/guest-init.sh)."""
+    if ':' in server:
+        return server
+    return '2001:db8::' + server.rsplit('.', 1)[1]
+
+
+def share_keys(runner, conn, xid):
+    """One host that shows six IPv6 addresses of its /64, a connection
+    from each, all open at once: each must have its NULL call answered.
+    The server guest checks that the six were one client for the credit
+    budget's shares (nfs-server.sh share_keys_checks): a host chooses its
+    interface identifiers, not its subnet."""
+    server = server_ipv6(runner.args.server)
+    dev = interface_to(server)
+    if not dev:
+        return 'no route to %s' % server
+    added = []
+    conns = []
+    try:
+        for addr in SHARE_KEY_ADDRS:
+            status, out = run_command(['ip', '-6', 'addr', 'add',
+                                       addr + '/64', 'dev', dev, 'nodad'])
+            if status:
+                return 'cannot add %s to %s: %s' % (addr, dev, out.strip())
+            added.append(addr)
+        # The provider lists the new addresses' GIDs from a work item.
+        time.sleep(1)
+        for n, addr in enumerate(SHARE_KEY_ADDRS):
+            try:
+                conns.append(Connection(runner.args, src=addr, server=server))
+            except ConnectError as err:
+                return 'cannot connect from %s: %s' % (addr, err)
+            why = runner.exchange(conns[-1], null_call(xid + n, runner.args),
+                                  (RPC_NULL_REPLY,), xid + n,
+                                  label='from %s' % addr)
+            if why:
+                return 'from %s: %s' % (addr, why)
+        runner.note('%d connections open at once, from %s to %s' %
+                    (len(conns), ', '.join(SHARE_KEY_ADDRS), server))
+    finally:
+        for c in conns:
+            c.close()
+        for addr in added:
+            run_command(['ip', '-6', 'addr', 'del', addr + '/64', 'dev', dev])
     return None
 
 
@@ -728,6 +894,14 @@ CASES = [
          'a peer that stops posting Receives while large READ replies '
          'fill the Send Queue gets disconnected',
          None, (), OWN, action=send_queue_stall),
+    Case('read-stall',
+         'a peer that stops answering RDMA Reads while its whole grant of '
+         'calls with 256 KiB Read chunks waits gets disconnected',
+         None, (), OWN, action=read_stall),
+    Case('share-keys',
+         'one host connecting from six IPv6 addresses of its /64 is one '
+         'client for the credit budget',
+         None, (), OWN, action=share_keys),
     Case('null',
          'positive control on a fresh connection after the attacks',
          null_call, (RPC_NULL_REPLY,), OWN),

@@ -152,8 +152,12 @@ class RemoteWritable(RemoteReadable):
 
 
 class Connection:
-    def __init__(self, args):
+    def __init__(self, args, src=None, server=None):
+        """Connect to ARGS.server (or SERVER) from the address the route
+        gives (or SRC)."""
         self.args = args
+        self.src = src
+        self.server = server or args.server
         self.recv_size = args.inline_size
         # A server's Receives hold at most our send size (RFC 8797), so
         # a slot this large can send one just past the largest of them.
@@ -185,7 +189,8 @@ class Connection:
     # -- setting up --
 
     def _connect(self):
-        self.ai = AddrInfo(dst=self.args.server, dst_service=str(self.args.port),
+        self.ai = AddrInfo(src=self.src, dst=self.server,
+                           dst_service=str(self.args.port),
                            port_space=ce.RDMA_PS_TCP)
         self.cmid.resolve_addr(self.ai, CM_TIMEOUT_MS)
         self._expect_cm_event(ce.RDMA_CM_EVENT_ADDR_RESOLVED)

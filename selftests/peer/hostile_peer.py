@@ -24,6 +24,9 @@ The modules beside this one:
     connection.py   the RDMA-CM and verbs connection (pyverbs)
     expect.py       what the peer observes, and the answers that pass
     cases.py        the cases, keyed by what they send, in the order they run
+    read_stall.py   what the read-stall case needs: a call with a Read
+                    chunk, a tc filter that withholds RDMA Reads, flags
+                    shared with the server guest
     mutations.py    generated cases: seeds mutated field by field, cut short
                     and at random, with the answer a model of RFC 8166 expects
 This file runs the cases and parses the command line.
@@ -311,6 +314,11 @@ def parse_args():
                              'more, for the large-reply cases (default background)')
     parser.add_argument('--chunk-expect', default=None,
                         help='write what that file must hold afterwards here')
+    parser.add_argument('--sync-dir', default=None,
+                        help='directory of the flag files shared with the '
+                             'server guest (the harness\'s /out), for the '
+                             'server\'s half of the read-stall case; '
+                             'without it that case runs alone')
     parser.add_argument('--generated', default='all',
                         help='generated cases to run after the others: all '
                              '(default), none, or a number for an evenly '

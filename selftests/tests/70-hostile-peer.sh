@@ -7,7 +7,12 @@
 # chunk with a bad handle must close only that connection, a large reply
 # with no chunk to carry it must get ERR_CHUNK, a peer that stops posting
 # Receives while large replies fill the Send Queue must be disconnected
-# within seconds (nfsd threads are not pinned), and about 800 generated
+# within seconds (nfsd threads are not pinned), a peer that stops
+# answering RDMA Reads while its calls' 256 KiB Read chunks wait must be
+# disconnected by read_timeout, with no more pages of Reads in flight
+# than its connection's limit and the server's memory back once it is
+# gone, a host connecting from six IPv6 addresses of its /64 must count
+# as one client for the credit budget, and about 800 generated
 # cases (five seeds mutated field by field, cut at every length, and at
 # random) must each get the answer selftests/peer/mutations.py's model
 # gives; the mount's I/O must carry on during and after.  Our server runs
@@ -22,8 +27,8 @@
 # The stock server runs on Debian's kernel: on the debug kernel its known
 # overruns would fail the run before the peer could report.
 case "${SERVER_MODULE:-ours}" in
-stock) strict=0 kernel=debian kmemleak=0 ;;
-*) strict=1 kernel=test kmemleak=1 ;;
+stock) strict=0 kernel=debian kmemleak=0 watch=0 ;;
+*) strict=1 kernel=test kmemleak=1 watch=1 ;;
 esac
 
 # The write-chunk-reads case makes a Send context grow and the
@@ -33,14 +38,26 @@ esac
 # stress's "--random 2000", keep both checks.  The stall bound is 2 s
 # here: soft-RoCE ends a stalled Send by itself after about 6 s (its
 # retransmission timer runs out while the peer answers RNR), which would
-# hide whether ours works.
+# hide whether ours works.  So would the read-stall case's: soft-RoCE
+# gives up an unanswered RDMA Read after a few seconds of retries, so
+# the server guest's half of that case (READ_STALL_WATCH=1, for ours)
+# sets read_timeout to 1 s for the case's connection, measures what the
+# server pins meanwhile, and EXPECT_READ_STALL=yes checks it.  The
+# share-keys case's check (EXPECT_SHARE_KEYS) reads our server's
+# svcrdma_accept events, which the stock server does not have.
 grow=${EXPECT_SEND_GROW:-yes}
 stall=${EXPECT_SQ_STALL:-yes}
+rstall=${EXPECT_READ_STALL:-yes}
+keys=${EXPECT_SHARE_KEYS:-yes}
 if [[ "${HOSTILE_PEER_ARGS:-}" == *--only* ||
       "${HOSTILE_PEER_ARGS:-}" == *--skip* ]]; then
 	grow=${EXPECT_SEND_GROW:-any}
 	stall=${EXPECT_SQ_STALL:-any}
+	rstall=${EXPECT_READ_STALL:-any}
+	keys=${EXPECT_SHARE_KEYS:-any}
 fi
+[ "$watch" = 1 ] || rstall=any
+[ "$strict" = 1 ] || keys=any
 if [ "$kernel" = test ]; then
 	"$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 fi
@@ -53,5 +70,9 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel "$kernel" \
 	--server-env "CHECK_KMEMLEAK=$kmemleak" \
 	--server-env "EXPECT_SEND_GROW=$grow" \
 	--server-env "EXPECT_SQ_STALL=$stall" --server-env SQ_STALL_TIMEOUT=2 \
+	--server-env "EXPECT_READ_STALL=$rstall" \
+	--server-env "EXPECT_SHARE_KEYS=$keys" \
+	--server-env "READ_STALL_WATCH=$watch" \
+	--client-env "READ_STALL_SYNC=$watch" \
 	--client-env "PEER_STRICT=${PEER_STRICT:-$strict}" \
 	${HOSTILE_PEER_ARGS:+--client-env "HOSTILE_PEER_ARGS=$HOSTILE_PEER_ARGS"}
