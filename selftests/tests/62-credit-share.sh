@@ -11,7 +11,8 @@
 # while it is busy: the first client's connections must fall for holding
 # more than its share (their svcrdma_grant_fall events say so), the
 # second's grant must grow to its share less a batch, /proc/net/rpcrdma
-# must show the two within the budget while both are busy, and both must
+# must show the two within the budget while both are busy (within 45 s
+# of the second's start: a busy guest starts its fio late), and both must
 # keep doing I/O, starting with the grants they were told before their
 # quiet falls, and verify their data afterwards.
 . "$(dirname "$0")/../lib/common.sh"
