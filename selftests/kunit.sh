@@ -10,7 +10,8 @@
 # kmemleak report.  Skipped cases are counted apart (a skip is neither a
 # pass nor a failure; each is printed as "kunit: skipped SUITE.CASE").
 # Last line: "kunit: N suites, N passed, N failed, N skipped" (check.sh
-# reads it).
+# reads it).  The guest boots with swiotlb=force, so that every DMA
+# mapping of a device the suites make bounces (kunit/dma_bounce_test.c).
 
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -24,6 +25,7 @@ rm -rf "$out"
 set +e
 "$RPCRDMA_TOP/selftests/lib/vm.sh" --kernel test --name kunit --out "$out" \
 	--script "$RPCRDMA_TOP/selftests/guest/kunit.sh" --timeout 420 \
+	--append swiotlb=force \
 	--env "RPCRDMA_KO=$ko"
 vmrc=$?
 set -e

@@ -37,6 +37,7 @@
 #                          per block too if $RPCRDMA_INSN_PROFILE is set)
 #   --pcap FILE            record the guest's link (needs --net-*)
 #   --env NAME=VALUE       exported to the guest script (repeatable)
+#   --append ARGS          more kernel command-line arguments
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -47,7 +48,7 @@ timeout=300
 cpus=2
 mem=2048
 accel=${RPCRDMA_ACCEL:-tcg}
-kernel= script= out= net= net2= ip= pcap=
+kernel= script= out= net= net2= ip= pcap= extra_append=
 envs=()
 
 while [ $# -gt 0 ]; do
@@ -57,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift ;;
 	--name) name=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--append) extra_append+=" $2"; shift ;;
 	--cpus) cpus=$2; shift ;;
 	--mem) mem=$2; shift ;;
 	--net-listen) net="server=on,addr.type=unix,addr.path=$2"; shift ;;
@@ -191,6 +193,7 @@ append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
 # allnoconfig leaves KUNIT_DEFAULT_ENABLED off: suites in modules run only
 # when KUnit is enabled at boot.
 [ "$kernel" != test ] || append+=" kunit.enable=1"
+append+=$extra_append
 
 start=$(date +%s)
 set +e
