@@ -9,6 +9,7 @@
  * The sizes come from common/queues.c; what the completions mean is
  * left to each side's handlers.
  */
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 
 #include "rpcrdma/verbs.h"
@@ -155,6 +156,7 @@ int rpcrdma_recv_buf_init(struct rpcrdma_recv_buf *rb, struct ib_device *device,
 	rb->wr.num_sge = 1;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_recv_buf_init);
 
 /**
  * rpcrdma_recv_buf_take - unmap a Receive buffer and take its memory
@@ -182,6 +184,7 @@ void *rpcrdma_recv_buf_take(struct rpcrdma_recv_buf *rb,
 	rb->buf = NULL;
 	return buf;
 }
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_recv_buf_take);
 
 /**
  * rpcrdma_recv_buf_release - unmap and free a Receive buffer

@@ -594,6 +594,7 @@ void xrdma_mrs_release(struct xrdma_req *req)
 	req->nr_mrs = 0;
 	req->mr_ep = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_mrs_release);
 
 /*
  * Chain LocalInv WRs for every MR the server did not invalidate.
