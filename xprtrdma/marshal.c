@@ -379,21 +379,39 @@ static inline void xrdma_inline_header(struct xrdma_req *req, u32 credits)
 						 req->rqst.rq_xid, credits);
 }
 
-/* The mountstats counters for a call sent as @p. */
-static void xrdma_count_plan(struct xrdma_xprt *rx, const struct xdr_buf *snd,
+/*
+ * The mountstats counters for a call sent as @p, kept as the stock client
+ * keeps them, so that tools and administrators read them alike: a chunk
+ * count per segment (MR) the call offers, and in total_rdma_request the
+ * bytes it offers the server to write, its Write or Reply chunk's.
+ */
+static void xrdma_count_plan(struct xrdma_xprt *rx,
+			     const struct xrdma_req *req,
 			     const struct xrdma_plan *p)
 {
-	if (p->call == XRDMA_READCH) {
-		atomic_long_inc(&rx->stats.read_chunk_count);
-		atomic64_add(snd->page_len, &rx->stats.total_rdma_request);
-	} else if (p->call == XRDMA_AREADCH) {
+	unsigned int i, reads = 0, writes = 0;
+	u64 offered = 0;
+
+	if (p->call == XRDMA_AREADCH)
 		atomic_long_inc(&rx->stats.nomsg_call_count);
-		atomic64_add(snd->len, &rx->stats.total_rdma_request);
+	for (i = 0; i < req->nr_mrs; i++) {
+		const struct xrdma_mr *mr = req->mrs[i];
+
+		if (mr->dir == DMA_TO_DEVICE) {
+			reads++;
+		} else {
+			writes++;
+			offered += mr->seg.length;
+		}
 	}
-	if (p->reply == XRDMA_WRITECH)
-		atomic_long_inc(&rx->stats.write_chunk_count);
-	else if (p->reply == XRDMA_REPLYCH)
-		atomic_long_inc(&rx->stats.reply_chunk_count);
+	if (reads)
+		atomic_long_add(reads, &rx->stats.read_chunk_count);
+	if (!writes)
+		return;
+	atomic_long_add(writes, p->reply == XRDMA_WRITECH ?
+			&rx->stats.write_chunk_count :
+			&rx->stats.reply_chunk_count);
+	atomic64_add(offered, &rx->stats.total_rdma_request);
 }
 
 /* How the call travelled, as the trace shows it: inline has three kinds. */
@@ -441,7 +459,7 @@ static __always_inline int xrdma_marshal(struct xrdma_xprt *rx,
 		goto out_release;
 
 	req->reply_plain = plan.reply == XRDMA_NOCH;
-	xrdma_count_plan(rx, &rqst->rq_snd_buf, &plan);
+	xrdma_count_plan(rx, req, &plan);
 	trace_xprtrdma_marshal(req, xrdma_call_trace_type(req, &plan),
 			       plan.reply);
 	return 0;

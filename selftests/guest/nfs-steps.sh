@@ -81,6 +81,11 @@ client_step_inline_matrix() {
 		nfs_mount "$vers" 192.0.2.1 /mnt
 		verify_files /mnt
 		expect_xprt_field /mnt write_chunk_count 1 "write_chunk_count after 1 MiB reads"
+		# Registered (total_rdma_request): what the calls offered the
+		# server to write, as the stock client counts it; the reads of
+		# a 1 MiB file offered at least that much.
+		expect_xprt_field /mnt total_rdma_request 1048576 \
+			"total_rdma_request after reading 1 MiB files"
 
 		inl=$(inline_send)
 		[ -n "$inl" ] || fail "no inline threshold traced for the mount"
