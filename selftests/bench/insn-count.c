@@ -18,7 +18,15 @@
  *   11-14   those charged to each range;
  *   15      the calls the code of the first range made to the functions
  *           TEXT's "call" lines name (below);
- *   16      the runs of the functions TEXT's "entry" lines name.
+ *   16      the runs of the functions TEXT's "entry" lines name;
+ *   17-18   the instructions the kernel's own text executed on behalf of
+ *           the first and the third range: callouts (below);
+ *   19-20   the iterations of REP string instructions in those callouts;
+ *   21-22   the bytes they moved or stored;
+ *   23      the runs of the functions TEXT's "rpc" lines name (the
+ *           RPC layer's reply completion: the bench's RPC count);
+ *   24      what this run counts: 1, REP string instructions; 2,
+ *           callouts (both need the registers, below).
  *
  * Fields 0-3 are the whole of the file this plugin wrote when it counted
  * three ranges.  TEXT, which the guest writes (text_ranges in
@@ -36,6 +44,30 @@
  * queue's poll), whose runs are counted.  These count, without costing
  * the guest an instruction, the wake-ups the transport asks for, where
  * the guest's context switches also count those of everything else.
+ *
+ * Callouts.  The kernel work a module asks for is done in the kernel's
+ * own text (vmlinux): list_add() and list_del() under DEBUG_LIST, spin
+ * locks, kmalloc(), queue_work_on(), a wake-up.  A block of the first
+ * or the third range (the transport: rpcrdma.ko and sunrpc.ko) that
+ * ends in a CALL rel32 into the kernel's text opens a callout: a
+ * callback notes, in the vCPU's scoreboard entry, the stack pointer at
+ * the block's start and which range called.  Every block of the
+ * kernel's text has a conditional callback that runs only while a
+ * callout is open on its vCPU, and adds the block's instructions to the
+ * callout's range if its stack pointer lies at most CALLOUT_STACK below
+ * the one noted: the call's own stack, deeper than the call.  So an
+ * interrupt (on its own stack), another task the callee switched to,
+ * and the code that returns past the call are not counted; the callee's
+ * sleep is, where its task resumes on the same vCPU.  Any other block
+ * outside the kernel's text closes the callout (an inline store, no
+ * callback): the return into the module, a call the kernel made into
+ * another module's code (what follows it in the kernel is then not
+ * counted), user space.  A tail call (JMP rel32) opens none: it returns
+ * to the module's caller.  A REP string instruction in a callout that
+ * was not charged to a module page (below) is charged to the callout's
+ * range.  What the kernel does for the module later, in another context
+ * (a work item's dispatch, softirq processing of the packets it sent),
+ * is not counted here: the wake-up counts stand for it.
  *
  * Unlike any clock, these counts do not depend on how fast the host
  * runs the guest or how often it is descheduled, so the instructions a
@@ -135,8 +167,18 @@
 #define SITE_HASH		(2 * SITE_SLOTS)
 /* TEXT's "call" and "entry" lines, at most, each. */
 #define NR_WATCHED		32
-/* Slots summed into each of fields 15 and 16, at most. */
+/* Slots summed into each of fields 15, 16 and 23, at most. */
 #define MAX_COUNTED		8192
+/*
+ * How far below the stack pointer at a call the callee's own frames may
+ * reach: a kernel stack (THREAD_SIZE, 16 KiB; 32 KiB under KASAN).
+ */
+#define CALLOUT_STACK		0x8000ULL
+/* The ranges whose calls into the kernel's text are callouts. */
+#define CALLOUT_RANGE_RPCRDMA	0
+#define CALLOUT_RANGE_SUNRPC	2
+/* A callout's origin: 0, the first range; this bit, the third. */
+#define CALLOUT_SUNRPC		0x1ULL
 
 /* The fields of OUT: see the top of this file. */
 enum {
@@ -145,13 +187,23 @@ enum {
 	OUT_REP_BYTES = 2 * (1 + NR_RANGES),
 	OUT_WAKE_CALLS = 3 * (1 + NR_RANGES),
 	OUT_WORK_RUNS,
+	OUT_CALLOUT_INSNS,			/* 2: rpcrdma, sunrpc */
+	OUT_CALLOUT_REP_ITERS = OUT_CALLOUT_INSNS + 2,
+	OUT_CALLOUT_REP_BYTES = OUT_CALLOUT_REP_ITERS + 2,
+	OUT_RPC_RUNS = OUT_CALLOUT_REP_BYTES + 2,
+	OUT_CAPS,
 	OUT_FIELDS,
 };
+
+/* OUT_CAPS's bits. */
+#define CAPS_REP		0x1ULL
+#define CAPS_CALLOUTS		0x2ULL
 
 /* What a slot's executions are summed into, if anything. */
 enum site_kind {
 	SITE_CALL,	/* a call from the first range to a watched function */
 	SITE_ENTRY,	/* the first block of a watched work function */
+	SITE_RPC,	/* the first block of a watched reply completion */
 	NR_SITE_KINDS,
 	SITE_NONE = NR_SITE_KINDS,
 };
@@ -173,11 +225,19 @@ enum site_kind {
 #define CALL_REL32		0xe8
 #define JMP_REL32		0xe9
 
-/* One vCPU's counters: its scoreboard entry. */
+/*
+ * One vCPU's counters: its scoreboard entry.  @callout is the open
+ * callout (see the top of this file): 0, none; else the stack pointer
+ * at its call, its low bit CALLOUT_SUNRPC.
+ */
 struct insn_counts {
 	__u64 total;
 	__u64 rep_iters;
 	__u64 rep_bytes;
+	__u64 callout;
+	__u64 callout_insns[2];
+	__u64 callout_rep_iters[2];
+	__u64 callout_rep_bytes[2];
 	__u64 page[AREA_PAGES];
 	__u64 rep_page_iters[AREA_PAGES];
 	__u64 rep_page_bytes[AREA_PAGES];
@@ -241,6 +301,7 @@ static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool regs_looked_up;
 static struct qemu_plugin_register *reg_rcx, *reg_rsp, *reg_eflags;
 static bool rep_counting;
+static bool callouts_counting;
 /* Each vCPU thread's buffer for register and memory reads. */
 static __thread struct glib_byte_array *scratch;
 
@@ -317,21 +378,23 @@ static bool site_watched(enum site_kind kind, __u64 addr)
 	return false;
 }
 
-/* Whether @pc, in the module area, lies in the first range. */
-static bool in_first_range(__u64 pc)
+/* Whether @pc, in the module area, lies in range @i. */
+static bool in_range(int i, __u64 pc)
 {
 	__u64 page = (pc - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
 
-	return page >= ranges[0].first_page &&
-	       page < ranges[0].first_page + ranges[0].nr_pages;
+	return page >= ranges[i].first_page &&
+	       page < ranges[i].first_page + ranges[i].nr_pages;
 }
 
 /* What @slot's executions count as now; site_lock held. */
 static enum site_kind site_judge(unsigned int slot)
 {
+	if (site_watched(SITE_RPC, sites->pc[slot]))
+		return SITE_RPC;
 	if (site_watched(SITE_ENTRY, sites->pc[slot]))
 		return SITE_ENTRY;
-	if (sites->target[slot] && in_first_range(sites->pc[slot]) &&
+	if (sites->target[slot] && in_range(0, sites->pc[slot]) &&
 	    site_watched(SITE_CALL, sites->target[slot]))
 		return SITE_CALL;
 	return SITE_NONE;
@@ -584,6 +647,65 @@ static void add(__u64 *counter, __u64 n)
 	__atomic_store_n(counter, *counter + n, __ATOMIC_RELAXED);
 }
 
+/*
+ * The range (0 or 1: rpcrdma, sunrpc) of the callout open on the vCPU
+ * whose counters are @c, if the stack pointer now lies on its call's
+ * stack, deeper than the call; -1 otherwise.
+ */
+static int callout_origin(const struct insn_counts *c)
+{
+	__u64 open = __atomic_load_n(&c->callout, __ATOMIC_RELAXED);
+	__u64 at = open & ~CALLOUT_SUNRPC, sp;
+
+	if (!open || !reg_rsp || !reg_read(reg_rsp, &sp))
+		return -1;
+	if (sp > at || at - sp >= CALLOUT_STACK)
+		return -1;
+	return open & CALLOUT_SUNRPC ? 1 : 0;
+}
+
+/* A REP string instruction of the kernel's text, in a callout if any. */
+static void callout_rep(struct insn_counts *c, __u64 n, __u64 bytes)
+{
+	int origin = callout_origin(c);
+
+	if (origin < 0)
+		return;
+	add(&c->callout_rep_iters[origin], n);
+	add(&c->callout_rep_bytes[origin], bytes);
+}
+
+/*
+ * A block of the kernel's text while a callout is open on @vcpu (the
+ * condition is evaluated inline): its @userdata instructions count for
+ * the callout if it runs on the call's stack.
+ */
+static void callout_exec(unsigned int vcpu, void *userdata)
+{
+	struct insn_counts *c = qemu_plugin_scoreboard_find(counts, vcpu);
+	int origin = callout_origin(c);
+
+	if (origin >= 0)
+		add(&c->callout_insns[origin], (unsigned long)userdata);
+}
+
+/*
+ * A module-area block at @userdata (its address) that ends in a CALL
+ * rel32 into the kernel's text: a callout opens if the block is the
+ * transport's, with the stack pointer now; else none is open.
+ */
+static void callout_begin(unsigned int vcpu, void *userdata)
+{
+	struct insn_counts *c = qemu_plugin_scoreboard_find(counts, vcpu);
+	__u64 pc = (unsigned long)userdata, sp, open = 0;
+	bool sunrpc = in_range(CALLOUT_RANGE_SUNRPC, pc);
+
+	if ((sunrpc || in_range(CALLOUT_RANGE_RPCRDMA, pc)) && reg_rsp &&
+	    reg_read(reg_rsp, &sp) && sp)
+		open = (sp & ~CALLOUT_SUNRPC) | (sunrpc ? CALLOUT_SUNRPC : 0);
+	__atomic_store_n(&c->callout, open, __ATOMIC_RELAXED);
+}
+
 /* Before a REP string instruction runs: count what it will do. */
 static void rep_exec(unsigned int vcpu, void *userdata)
 {
@@ -609,10 +731,54 @@ static void rep_exec(unsigned int vcpu, void *userdata)
 		page = info >> REP_PAGE_SHIFT;
 	else if (info & REP_KERNEL)
 		page = caller_page();
-	if (page < 0)
+	if (page >= 0) {
+		add(&c->rep_page_iters[page], n);
+		add(&c->rep_page_bytes[page], bytes);
 		return;
-	add(&c->rep_page_iters[page], n);
-	add(&c->rep_page_bytes[page], bytes);
+	}
+	if (info & REP_KERNEL)
+		callout_rep(c, n, bytes);
+}
+
+/* Whether @addr is in the kernel's own text. */
+static bool in_kernel_text(__u64 addr)
+{
+	return addr >= KERNEL_TEXT_START && addr < MODULE_AREA_START;
+}
+
+/*
+ * Callouts (see the top of this file): a block of the kernel's text
+ * counts while one is open; a module block that calls into the kernel's
+ * text may open one; every other block closes it.
+ */
+static void callout_instrument(struct qemu_plugin_tb *tb, __u64 pc, size_t n)
+{
+	struct qemu_plugin_u64 open = count_slot(offsetof(struct insn_counts,
+							  callout));
+	struct qemu_plugin_insn *last;
+	unsigned char op;
+
+	if (!__atomic_load_n(&callouts_counting, __ATOMIC_ACQUIRE))
+		return;
+	if (in_kernel_text(pc)) {
+		qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, callout_exec,
+							  QEMU_PLUGIN_CB_R_REGS,
+							  QEMU_PLUGIN_COND_NE,
+							  open, 0,
+							  (void *)(unsigned long)n);
+		return;
+	}
+	last = qemu_plugin_tb_get_insn(tb, n - 1);
+	if (pc >= MODULE_AREA_START && pc < MODULE_AREA_END &&
+	    in_kernel_text(call_target(last)) &&
+	    qemu_plugin_insn_data(last, &op, 1) == 1 && op == CALL_REL32) {
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, callout_begin,
+						     QEMU_PLUGIN_CB_R_REGS,
+						     (void *)(unsigned long)pc);
+		return;
+	}
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_STORE_U64,
+							  open, 0);
 }
 
 static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
@@ -636,6 +802,7 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 								       (void *)info);
 		}
 	}
+	callout_instrument(tb, pc, n);
 	if (pc < KERNEL_TEXT_START || pc >= MODULE_AREA_END)
 		return;
 	if (pc >= MODULE_AREA_START) {
@@ -682,6 +849,11 @@ static void vcpu_init(__u64 id, unsigned int vcpu)
 	else
 		fprintf(stderr,
 			"insn-count: no rcx, rsp or eflags register: REP string instructions not counted\n");
+	if (reg_rsp)
+		__atomic_store_n(&callouts_counting, true, __ATOMIC_RELEASE);
+	else
+		fprintf(stderr,
+			"insn-count: no rsp register: callouts not counted\n");
 out:
 	pthread_mutex_unlock(&reg_lock);
 }
@@ -737,7 +909,7 @@ static void text_range_set(int i, unsigned long long start,
 			     ranges[i].first_page + 1;
 }
 
-/* One "call NAME ADDRESS" or "entry NAME ADDRESS" line of TEXT. */
+/* One "call", "entry" or "rpc" line ("KIND NAME ADDRESS") of TEXT. */
 static void text_watch(enum site_kind kind, unsigned long long addr)
 {
 	if (sites->nr_watched[kind] < NR_WATCHED)
@@ -746,12 +918,12 @@ static void text_watch(enum site_kind kind, unsigned long long addr)
 
 /*
  * Reread TEXT if it changed: at most NR_RANGES "NAME START END" lines,
- * in order, and the "call" and "entry" lines.
+ * in order, and the "call", "entry" and "rpc" lines.
  */
 static void text_reload(void)
 {
 	unsigned long long start, end;
-	char line[256], name[64];
+	char line[256], name[64], kind[16];
 	struct stat st;
 	int nr_ranges = 0;
 	FILE *f;
@@ -769,10 +941,15 @@ static void text_reload(void)
 	memset(ranges, 0, sizeof(ranges));
 	memset(sites->nr_watched, 0, sizeof(sites->nr_watched));
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "call %63s %llx", name, &start) == 2)
+		/* The first word whole: "rpc" is also where "rpcrdma" starts. */
+		if (sscanf(line, "%15s %63s %llx", kind, name, &start) != 3)
+			continue;
+		if (!strcmp(kind, "call"))
 			text_watch(SITE_CALL, start);
-		else if (sscanf(line, "entry %63s %llx", name, &start) == 2)
+		else if (!strcmp(kind, "entry"))
 			text_watch(SITE_ENTRY, start);
+		else if (!strcmp(kind, "rpc"))
+			text_watch(SITE_RPC, start);
 		else if (nr_ranges < NR_RANGES &&
 			 sscanf(line, "%63s %llx %llx", name, &start, &end) == 3)
 			text_range_set(nr_ranges++, start, end);
@@ -845,6 +1022,28 @@ static void publish(void)
 	__atomic_store_n(&shared[OUT_WAKE_CALLS], sites_sum(SITE_CALL),
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&shared[OUT_WORK_RUNS], sites_sum(SITE_ENTRY),
+			 __ATOMIC_RELAXED);
+	for (i = 0; i < 2; i++) {
+		__atomic_store_n(&shared[OUT_CALLOUT_INSNS + i],
+				 board_sum(offsetof(struct insn_counts,
+						    callout_insns[i]), 1),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&shared[OUT_CALLOUT_REP_ITERS + i],
+				 board_sum(offsetof(struct insn_counts,
+						    callout_rep_iters[i]), 1),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&shared[OUT_CALLOUT_REP_BYTES + i],
+				 board_sum(offsetof(struct insn_counts,
+						    callout_rep_bytes[i]), 1),
+				 __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&shared[OUT_RPC_RUNS], sites_sum(SITE_RPC),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&shared[OUT_CAPS],
+			 (__atomic_load_n(&rep_counting, __ATOMIC_ACQUIRE) ?
+			  CAPS_REP : 0) |
+			 (__atomic_load_n(&callouts_counting, __ATOMIC_ACQUIRE) ?
+			  CAPS_CALLOUTS : 0),
 			 __ATOMIC_RELAXED);
 }
 

@@ -19,6 +19,36 @@ struct qemu_plugin_insn {
 static __u64 fake_execs[SITE_SLOTS];
 static int passed, failed;
 
+/* The registers these tests answer for: RSP when it is set, RCX, EFLAGS. */
+static struct qemu_plugin_register *fake_rsp_handle =
+	(struct qemu_plugin_register *)&fake_execs[0];
+static struct qemu_plugin_register *fake_rcx_handle =
+	(struct qemu_plugin_register *)&fake_execs[1];
+static struct qemu_plugin_register *fake_eflags_handle =
+	(struct qemu_plugin_register *)&fake_execs[2];
+static __u64 fake_rsp, fake_rcx;
+static bool fake_rsp_set;
+
+/* What tb_trans()'s callout part registered for the last block. */
+struct registered {
+	void (*cb)(unsigned int vcpu_index, void *userdata);
+	void *userdata;
+	enum qemu_plugin_cb_flags flags;
+	enum qemu_plugin_cond cond;
+	size_t entry_offset;
+	bool cond_cb, stored;
+	__u64 stored_value;
+};
+
+static struct registered reg;
+
+/* A translation block as a test hands it to the plugin. */
+struct qemu_plugin_tb {
+	__u64 vaddr;
+	struct qemu_plugin_insn *insns;
+	size_t n;
+};
+
 size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn,
 			     void *dest, size_t len)
 {
@@ -64,18 +94,18 @@ void qemu_plugin_register_atexit_cb(__u64 id,
 
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb)
 {
-	return 0;
+	return tb->n;
 }
 
 __u64 qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb)
 {
-	return 0;
+	return tb->vaddr;
 }
 
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx)
 {
-	return NULL;
+	return &tb->insns[idx];
 }
 
 void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(struct qemu_plugin_tb *tb,
@@ -83,6 +113,38 @@ void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(struct qemu_plugin_tb *tb
 						       struct qemu_plugin_u64 entry,
 						       __u64 imm)
 {
+	if (op == QEMU_PLUGIN_INLINE_STORE_U64 && entry.score == counts &&
+	    entry.offset == offsetof(struct insn_counts, callout)) {
+		reg.stored = true;
+		reg.stored_value = imm;
+	}
+}
+
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  void (*cb)(unsigned int vcpu_index,
+						     void *userdata),
+					  enum qemu_plugin_cb_flags flags,
+					  void *userdata)
+{
+	reg.cb = cb;
+	reg.flags = flags;
+	reg.userdata = userdata;
+}
+
+void qemu_plugin_register_vcpu_tb_exec_cond_cb(struct qemu_plugin_tb *tb,
+					       void (*cb)(unsigned int vcpu_index,
+							  void *userdata),
+					       enum qemu_plugin_cb_flags flags,
+					       enum qemu_plugin_cond cond,
+					       struct qemu_plugin_u64 entry,
+					       __u64 imm, void *userdata)
+{
+	reg.cb = cb;
+	reg.flags = flags;
+	reg.userdata = userdata;
+	reg.cond_cb = true;
+	reg.cond = cond;
+	reg.entry_offset = entry.score == counts ? entry.offset : (size_t)-1;
 }
 
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
@@ -101,7 +163,21 @@ struct glib_array *qemu_plugin_get_registers(void)
 int qemu_plugin_read_register(struct qemu_plugin_register *handle,
 			      struct glib_byte_array *buf)
 {
-	return -1;
+	__u64 v;
+	unsigned int i;
+
+	if (handle == fake_rsp_handle && fake_rsp_set)
+		v = fake_rsp;
+	else if (handle == fake_rcx_handle)
+		v = fake_rcx;
+	else if (handle == fake_eflags_handle)
+		v = 0x2;
+	else
+		return -1;
+	g_byte_array_set_size(buf, 8);
+	for (i = 0; i < 8; i++)
+		buf->data[i] = v >> (8 * i);
+	return 8;
 }
 
 bool qemu_plugin_read_memory_vaddr(__u64 addr, struct glib_byte_array *data,
@@ -128,12 +204,14 @@ void *qemu_plugin_scoreboard_find(struct qemu_plugin_scoreboard *score,
 
 struct glib_byte_array *g_byte_array_new(void)
 {
-	return NULL;
+	return calloc(1, sizeof(struct glib_byte_array));
 }
 
 struct glib_byte_array *g_byte_array_set_size(struct glib_byte_array *array,
 					      unsigned int length)
 {
+	array->data = realloc(array->data, length ? length : 1);
+	array->len = length;
 	return array;
 }
 
@@ -274,6 +352,178 @@ static void test_calls_and_runs(void)
 	unlink(path);
 }
 
+/* Translate a block of @n instructions at @pc whose last is @last. */
+static void translate(__u64 pc, size_t n, const char *last)
+{
+	struct qemu_plugin_insn insns[4];
+	struct qemu_plugin_tb tb = { .vaddr = pc, .insns = insns, .n = n };
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++)
+		insns[i] = insn_of(pc + i, "90");
+	insns[n - 1] = insn_of(pc + n - 1, last);
+	memset(&reg, 0, sizeof(reg));
+	callout_instrument(&tb, pc, n);
+}
+
+/* The rel32 of a CALL or JMP at @at to @target, as hex bytes. */
+static const char *rel32_to(char op, __u64 at, __u64 target)
+{
+	static char hex[11];
+	__u32 rel = (__u32)(target - (at + 5));
+
+	snprintf(hex, sizeof(hex), "%s%02x%02x%02x%02x", op == 'c' ? "e8" : "e9",
+		 rel & 0xff, (rel >> 8) & 0xff, (rel >> 16) & 0xff, rel >> 24);
+	return hex;
+}
+
+static void test_callouts(void)
+{
+	const __u64 rpcrdma = MODULE_AREA_START + 0x100000;
+	const __u64 sunrpc = MODULE_AREA_START + 0x300000;
+	const __u64 other = MODULE_AREA_START + 0x500000;
+	const __u64 kfree = 0xffffffff81200000ULL, sp = 0xffffc90000123f00ULL;
+	struct insn_counts *c;
+
+	counts = qemu_plugin_scoreboard_new(sizeof(struct insn_counts));
+	c = qemu_plugin_scoreboard_find(counts, 0);
+	text_range_set(0, rpcrdma, rpcrdma + 0x2000);
+	text_range_set(1, other, other + 0x1000);
+	text_range_set(2, sunrpc, sunrpc + 0x2000);
+	reg_rsp = fake_rsp_handle;
+	callouts_counting = true;
+
+	/* What each kind of block is given at translation. */
+	translate(kfree + 0x40, 3, "c3");
+	check(reg.cond_cb && reg.cb == callout_exec &&
+	      reg.cond == QEMU_PLUGIN_COND_NE &&
+	      reg.entry_offset == offsetof(struct insn_counts, callout) &&
+	      reg.flags == QEMU_PLUGIN_CB_R_REGS &&
+	      (unsigned long)reg.userdata == 3,
+	      "a kernel block counts its instructions while a callout is open");
+	translate(rpcrdma + 0x10, 2, rel32_to('c', rpcrdma + 0x11, kfree));
+	check(!reg.cond_cb && reg.cb == callout_begin && !reg.stored &&
+	      (unsigned long)reg.userdata == rpcrdma + 0x10,
+	      "a module block calling the kernel may open a callout");
+	translate(rpcrdma + 0x20, 2, rel32_to('j', rpcrdma + 0x21, kfree));
+	check(!reg.cb && reg.stored && !reg.stored_value,
+	      "a tail call into the kernel closes the callout");
+	translate(rpcrdma + 0x30, 2, rel32_to('c', rpcrdma + 0x31, other));
+	check(!reg.cb && reg.stored && !reg.stored_value,
+	      "a call to another module closes the callout");
+	translate(0x401000, 1, "c3");
+	check(!reg.cb && reg.stored && !reg.stored_value,
+	      "user space closes the callout");
+	callouts_counting = false;
+	translate(kfree + 0x40, 3, "c3");
+	check(!reg.cb && !reg.stored, "no registers: nothing instrumented");
+	callouts_counting = true;
+
+	/* rpcrdma calls kfree: its blocks count, on the call's stack. */
+	fake_rsp_set = true;
+	fake_rsp = sp;
+	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
+	check(c->callout == sp, "rpcrdma's call opens a callout at its RSP");
+	fake_rsp = sp - 0x48;
+	callout_exec(0, (void *)7UL);
+	check(c->callout_insns[0] == 7 && !c->callout_insns[1],
+	      "the callee's block counts for rpcrdma");
+	fake_rsp = sp;
+	callout_exec(0, (void *)2UL);
+	check(c->callout_insns[0] == 9, "at the call's own RSP it counts");
+	fake_rsp = sp + 8;
+	callout_exec(0, (void *)5UL);
+	check(c->callout_insns[0] == 9, "above the call: its caller, not counted");
+	fake_rsp = 0xffffc90000003f00ULL;
+	callout_exec(0, (void *)5UL);
+	check(c->callout_insns[0] == 9,
+	      "on another stack (an interrupt, another task): not counted");
+	fake_rsp = sp - CALLOUT_STACK;
+	callout_exec(0, (void *)5UL);
+	check(c->callout_insns[0] == 9, "a stack's length below: not counted");
+
+	/*
+	 * A REP MOVSQ of the kernel's text in the callout, deeper than a
+	 * leaf the module called (the word at RSP is no return address
+	 * into it): charged to the callout.
+	 */
+	reg_rcx = fake_rcx_handle;
+	reg_eflags = fake_eflags_handle;
+	fake_rcx = 100;
+	fake_rsp = sp - 0x10;
+	rep_exec(0, (void *)(8 | REP_STORES | REP_KERNEL));
+	check(c->callout_rep_iters[0] == 100 && c->callout_rep_bytes[0] == 800,
+	      "a REP string instruction in the callout is charged to it");
+	fake_rsp = sp + 0x10;
+	rep_exec(0, (void *)(8 | REP_STORES | REP_KERNEL));
+	check(c->callout_rep_iters[0] == 100 && c->rep_iters == 200,
+	      "one above the call counts in the guest's total only");
+	reg_rcx = NULL;
+	reg_eflags = NULL;
+
+	/* sunrpc's call: its own counters. */
+	fake_rsp = sp;
+	callout_begin(0, (void *)(unsigned long)(sunrpc + 0x10));
+	check(c->callout == (sp | CALLOUT_SUNRPC), "sunrpc's call is marked");
+	fake_rsp = sp - 0x100;
+	callout_exec(0, (void *)4UL);
+	callout_rep(c, 3, 0);
+	check(c->callout_insns[1] == 4 && c->callout_insns[0] == 9 &&
+	      c->callout_rep_iters[1] == 3, "and counts for sunrpc");
+
+	/* Another module's call into the kernel opens none. */
+	callout_begin(0, (void *)(unsigned long)(other + 0x10));
+	check(!c->callout, "another module's call closes the callout");
+	callout_exec(0, (void *)4UL);
+	callout_rep(c, 3, 24);
+	check(c->callout_insns[0] == 9 && c->callout_insns[1] == 4 &&
+	      c->callout_rep_iters[0] == 100 && c->callout_rep_iters[1] == 3,
+	      "nothing counts with no callout open");
+
+	/* No RSP: no callout, rather than a wrong one. */
+	fake_rsp_set = false;
+	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
+	check(!c->callout, "no RSP: no callout opens");
+
+	/* The fields OUT carries. */
+	shared = calloc(OUT_FIELDS, sizeof(__u64));
+	rep_counting = true;
+	publish();
+	check(shared[OUT_CALLOUT_INSNS] == 9 && shared[OUT_CALLOUT_INSNS + 1] == 4 &&
+	      shared[OUT_CALLOUT_REP_ITERS] == 100 &&
+	      shared[OUT_CALLOUT_REP_BYTES] == 800 &&
+	      shared[OUT_CAPS] == (CAPS_REP | CAPS_CALLOUTS),
+	      "OUT carries the callouts and what was counted");
+	rep_counting = false;
+	callouts_counting = false;
+	publish();
+	check(!shared[OUT_CAPS], "and says when nothing was");
+	reg_rsp = NULL;
+	memset(ranges, 0, sizeof(ranges));
+}
+
+static void test_rpc_runs(void)
+{
+	const __u64 sunrpc = MODULE_AREA_START + 0x300000;
+	const __u64 complete = sunrpc + 0x400;
+	char path[] = "/tmp/insn_count_test.XXXXXX";
+	char text[256];
+	int a, b;
+
+	close(mkstemp(path));
+	text_path = path;
+	a = site_find(complete, 0);
+	b = site_find(complete + 0x10, 0);
+	fake_execs[a] = 40;
+	fake_execs[b] = 9;
+	snprintf(text, sizeof(text), "rpcrdma 0 0\nrpc xprt_complete_rqst %llx\n",
+		 (unsigned long long)complete);
+	text_set(path, text);
+	check(sites_sum(SITE_RPC) == 40, "the runs of the reply completion");
+	check(!sites_sum(SITE_ENTRY), "and not as work runs");
+	unlink(path);
+}
+
 int main(void)
 {
 	sites = calloc(1, sizeof(*sites));
@@ -281,6 +531,8 @@ int main(void)
 	test_rep_decode();
 	test_call_target();
 	test_calls_and_runs();
+	test_callouts();
+	test_rpc_runs();
 	printf("insn_count_test: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -43,6 +43,18 @@ enum qemu_plugin_cb_flags {
 	QEMU_PLUGIN_CB_RW_REGS,
 };
 
+/* A conditional callback runs when ENTRY COND IMM holds (QEMU 9.0 on). */
+enum qemu_plugin_cond {
+	QEMU_PLUGIN_COND_NEVER,
+	QEMU_PLUGIN_COND_ALWAYS,
+	QEMU_PLUGIN_COND_EQ,
+	QEMU_PLUGIN_COND_NE,
+	QEMU_PLUGIN_COND_LT,
+	QEMU_PLUGIN_COND_LE,
+	QEMU_PLUGIN_COND_GT,
+	QEMU_PLUGIN_COND_GE,
+};
+
 /*
  * GLib's GArray and GByteArray, as the register calls pass them (their
  * layout is the ABI; the names are ours): the plugin runs inside QEMU,
@@ -91,6 +103,18 @@ void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(struct qemu_plugin_tb *tb
 						       enum qemu_plugin_op op,
 						       struct qemu_plugin_u64 entry,
 						       __u64 imm);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  void (*cb)(unsigned int vcpu_index,
+						     void *userdata),
+					  enum qemu_plugin_cb_flags flags,
+					  void *userdata);
+void qemu_plugin_register_vcpu_tb_exec_cond_cb(struct qemu_plugin_tb *tb,
+					       void (*cb)(unsigned int vcpu_index,
+							  void *userdata),
+					       enum qemu_plugin_cb_flags flags,
+					       enum qemu_plugin_cond cond,
+					       struct qemu_plugin_u64 entry,
+					       __u64 imm, void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    void (*cb)(unsigned int vcpu_index,
 						       void *userdata),
