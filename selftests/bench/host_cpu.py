@@ -20,7 +20,11 @@ rdma_rxe.ko, sunrpc.ko and ib_core.ko; the iterations of REP string
 instructions, in all and charged to each of the four modules; the bytes
 they moved or stored, the same way (insn-count.c says how); the calls
 rpcrdma.ko made to the functions that wake a task or queue work, and
-the runs of completion-queue polls.  New counts
+the runs of completion-queue polls; the instructions, REP iterations
+and REP bytes the kernel's own text executed in calls from rpcrdma.ko
+and from sunrpc.ko (callouts); the runs of the RPC layer's reply
+completion (the RPCs of the window); and what the plugin could count
+(CAPS_REP, CAPS_CALLOUTS: both need the guest's registers).  New counts
 are only ever appended, here as in the plugin's file, so a column keeps
 its place: column 3 and 4 are always the two guests' instructions.
 
@@ -64,10 +68,20 @@ def qemu_pid(out, guest):
 
 # The counts of OUT/GUEST/insns, in the plugin's order (insn-count.c).
 MODULES = ("rpcrdma", "rxe", "sunrpc", "ibcore")
+# The transport's two modules, whose calls into the kernel's own text
+# the plugin counts (callouts).
+TRANSPORT = ("rpcrdma", "sunrpc")
 FIELDS = (("insns",) + tuple(f"{m}_insns" for m in MODULES) +
           ("rep_iters",) + tuple(f"{m}_rep_iters" for m in MODULES) +
           ("rep_bytes",) + tuple(f"{m}_rep_bytes" for m in MODULES) +
-          ("wake_calls", "work_runs"))
+          ("wake_calls", "work_runs") +
+          tuple(f"{m}_callout_insns" for m in TRANSPORT) +
+          tuple(f"{m}_callout_rep_iters" for m in TRANSPORT) +
+          tuple(f"{m}_callout_rep_bytes" for m in TRANSPORT) +
+          ("rpcs", "caps"))
+# The bits of "caps": what the plugin could count (insn-count.c).
+CAPS_REP = 1
+CAPS_CALLOUTS = 2
 
 
 def insns(out, guest):

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The figures of one measured job, from its two CPU marks.
 
-    measure.py ROUND MODULE JOB UNIT FIGURE OPS WRPCS BEGIN END [CSV]
+    measure.py [--xprt XBEGIN XEND] ROUND MODULE JOB UNIT FIGURE OPS WRPCS
+               BEGIN END [CSV]
 
 The bench's guest (bench-lib.sh's measure()) runs the job and takes a
 mark when its measured window opens and one when it closes (cpu_mark:
@@ -15,15 +16,29 @@ interrupts; then the host's CPU time of the client's and the server's
 QEMU in nanoseconds; then each count of insn-count.so in host_cpu.py's
 FIELDS order, client then server, -1 where it was not counted.
 FIGURE is the job's own result (MiB/s or operations per second), OPS the
-operations it completed and WRPCS the RPCs sent between the marks:
-counts are per RPC, CPU times per operation.
+operations it completed and WRPCS the RPCs mountstats counted around
+the marks.  Counts are per RPC, CPU times per operation.  The RPCs are
+those the plugin counted in the client guest inside the marks (runs of
+xprt_complete_rqst(): one a reply, either module): without that count
+(an older plugin) no instruction, REP or wake-up figure is recorded, as
+none could be put per RPC of the same window.  REP figures need the
+plugin's CAPS_REP, callout figures its CAPS_CALLOUTS, for that guest: a
+plugin that could not read the registers counts zero for both modules,
+which would compare as equal.
+
+With --xprt, XBEGIN and XEND hold the client's RPC-over-RDMA counters
+around the window ("SENDS READ_CHUNKS WRITE_CHUNKS REPLY_CHUNKS
+RDMA_REQUEST_BYTES RDMA_REPLY_BYTES", mountstats' xprt: rdma lines
+summed): the protocol work per RPC, which ratios.py compares between
+the two modules, and the RPCs per operation.
 """
 
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from host_cpu import FIELDS, MODULES  # noqa: E402
+from host_cpu import CAPS_CALLOUTS, CAPS_REP, FIELDS, MODULES  # noqa: E402
+from host_cpu import TRANSPORT  # noqa: E402
 
 # The fields before the counts: busy, all, ctxt, irqs of each guest,
 # then the two hosts' nanoseconds.
@@ -31,10 +46,11 @@ GUEST_FIELDS = ("busy", "all", "ctxt", "irqs")
 COUNTS_AT = 2 * len(GUEST_FIELDS) + 2
 ROLES = ("client", "server")
 # Wake-up calls per RPC below which a client's count is a plugin that
-# lost them: either module calls xprt_complete_rqst() once a reply, and
-# the RPC count's window is a little wider than the marks' (0.91 to 1.00
-# a reply in the runs so far, nconnect the lowest).
+# lost them: either module calls xprt_complete_rqst() once a reply.
 MIN_CLIENT_WAKE_CALLS = 0.5
+# The client's RPC-over-RDMA counters --xprt passes, in order.
+XPRT_COUNTS = ("sends", "read_chunks", "write_chunks", "reply_chunks",
+               "rdma_request_bytes", "rdma_reply_bytes")
 
 
 def grew(begin, end, i):
@@ -60,9 +76,30 @@ def per_rpc(n, rpcs):
     return "%.2f" % ((n or 0) / rpcs if rpcs else 0)
 
 
+def xprt_figures(job, ops, xbegin, xend):
+    """The protocol work per RPC, and RPCs per operation, from the
+    client's RPC-over-RDMA counters around the window."""
+    d = {name: b - a for name, a, b in zip(XPRT_COUNTS, xbegin, xend)}
+    sends = d["sends"]
+    if sends <= 0:
+        return []
+    rec = [(f"{job}_rpcs_op", "%.4f" % (sends / ops))]
+    for name in XPRT_COUNTS[1:]:
+        rec.append((f"{job}_{name}_rpc", "%.4f" % (d[name] / sends)))
+    return rec
+
+
+def caps(begin, end, role):
+    """What the plugin could count for ROLE (CAPS_*), 0 if it says not."""
+    i = COUNTS_AT + 2 * FIELDS.index("caps") + ROLES.index(role)
+    if i >= len(end) or end[i] < 0:
+        return 0
+    return end[i]
+
+
 def figures(job, unit, figure, ops, wrpcs, begin, end):
     """The metrics of one job, in the order they are recorded, and the
-    two log lines."""
+    log lines."""
     rec = [(f"{job}_{unit}", figure)]
     busy = {r: guest_delta(begin, end, r, "busy") for r in ROLES}
     every = {r: guest_delta(begin, end, r, "all") for r in ROLES}
@@ -77,19 +114,28 @@ def figures(job, unit, figure, ops, wrpcs, begin, end):
            f" {every['server']} (server); host CPU"
            f" {host['client'] // 1000000} ms (client),"
            f" {host['server'] // 1000000} ms (server)"]
+    # The RPCs of the window, as the plugin counted them, if it did.
+    rpcs = count_grew(begin, end, "rpcs", "client")
     # Wake-ups and interrupts cost far more than their instructions under
     # TCG (a guest that halts and is woken leaves translated code).
     for what in ("ctxsw", "irqs"):
         for r in ROLES:
             name = "ctxt" if what == "ctxsw" else "irqs"
             rec.append((f"{job}_{what}_rpc_{r}",
-                        per_rpc(guest_delta(begin, end, r, name), wrpcs)))
-    # Instructions per RPC: the RPCs are counted at the marks, where fio
-    # counts its operations over a window of its own.
+                        per_rpc(guest_delta(begin, end, r, name),
+                                rpcs or wrpcs)))
+    # Instructions per RPC: the RPCs the plugin counted in the window.
     cins = count_grew(begin, end, "insns", "client")
     sins = count_grew(begin, end, "insns", "server")
     if cins is None or sins is None:
         return rec, log
+    if not rpcs:
+        log.append(f"  {job}: the plugin counted no RPCs in the window "
+                   "(an older plugin?): no figures per RPC recorded")
+        return rec, log
+    log.append(f"  {job}: {rpcs} RPCs in the plugin's window, {wrpcs} "
+               f"counted by mountstats around it ({rpcs / wrpcs:.2f})")
+    wrpcs = rpcs
     rec.append((f"{job}_kinsns_rpc_client", cins // 1000 // wrpcs))
     rec.append((f"{job}_kinsns_rpc_server", sins // 1000 // wrpcs))
     for r in ROLES:
@@ -97,16 +143,33 @@ def figures(job, unit, figure, ops, wrpcs, begin, end):
             n = count_grew(begin, end, f"{m}_insns", r)
             if n is not None:
                 rec.append((f"{job}_{m}_insns_rpc_{r}", n // wrpcs))
-        # REP string instructions: an older plugin has none.
+        have = caps(begin, end, r)
+        # REP string instructions, when the plugin could read RCX.
         n = count_grew(begin, end, "rep_bytes", r)
-        if n is None:
+        if n is not None and have & CAPS_REP:
+            rec.append((f"{job}_rep_bytes_rpc_{r}", per_rpc(n, wrpcs)))
+            for m in MODULES:
+                for what in ("iters", "bytes"):
+                    rec.append((f"{job}_{m}_rep_{what}_rpc_{r}",
+                                per_rpc(count_grew(begin, end,
+                                                   f"{m}_rep_{what}", r),
+                                        wrpcs)))
+        elif n is not None:
+            log.append(f"  {job}: the {r}'s plugin could not count REP "
+                       "string instructions: no REP figures")
+        # The kernel's own work in the transport's calls (callouts).
+        if not have & CAPS_CALLOUTS:
+            log.append(f"  {job}: the {r}'s plugin could not count "
+                       "callouts: no transport figure")
             continue
-        rec.append((f"{job}_rep_bytes_rpc_{r}", per_rpc(n, wrpcs)))
-        for m in MODULES:
+        for m in TRANSPORT:
+            n = count_grew(begin, end, f"{m}_callout_insns", r)
+            rec.append((f"{job}_{m}_callout_insns_rpc_{r}", n // wrpcs))
             for what in ("iters", "bytes"):
-                rec.append((f"{job}_{m}_rep_{what}_rpc_{r}",
-                            per_rpc(count_grew(begin, end, f"{m}_rep_{what}",
-                                               r), wrpcs)))
+                rec.append((f"{job}_{m}_callout_rep_{what}_rpc_{r}",
+                            per_rpc(count_grew(begin, end,
+                                               f"{m}_callout_rep_{what}", r),
+                                    wrpcs)))
     # The wake-ups the transport asks for: rpcrdma.ko's calls to the
     # functions that wake a task or queue work, and the completion
     # queues' polls, each a work item run (an older plugin has none).
@@ -129,7 +192,8 @@ def figures(job, unit, figure, ops, wrpcs, begin, end):
     summary = []
     for r in ROLES:
         out = r
-        for name in ("insns", "rpcrdma_insns", "rxe_insns", "ibcore_insns",
+        for name in ("insns", "rpcrdma_insns", "rpcrdma_callout_insns",
+                     "sunrpc_callout_insns", "rxe_insns", "ibcore_insns",
                      "rep_bytes"):
             n = count_grew(begin, end, name, r)
             if n is not None:
@@ -139,17 +203,27 @@ def figures(job, unit, figure, ops, wrpcs, begin, end):
     return rec, log
 
 
+def read_ints(path):
+    with open(path) as f:
+        return [int(v) for v in f.read().split()]
+
+
 def main(argv):
+    xprt = None
+    if len(argv) > 1 and argv[1] == "--xprt":
+        xprt = [read_ints(f) for f in argv[2:4]]
+        argv = argv[:1] + argv[4:]
     if len(argv) not in (10, 11):
         sys.exit(__doc__)
     rnd, mod, job, unit, figure = argv[1:6]
     ops, wrpcs = int(argv[6]), int(argv[7])
-    begin, end = ([int(v) for v in open(f).read().split()]
-                  for f in argv[8:10])
+    begin, end = (read_ints(f) for f in argv[8:10])
     csv = argv[10] if len(argv) == 11 else "/out/bench.csv"
     if ops <= 0 or wrpcs <= 0:
         sys.exit(f"{job}: no operations or no RPCs measured")
     rec, log = figures(job, unit, figure, ops, wrpcs, begin, end)
+    if xprt:
+        rec += xprt_figures(job, ops, *xprt)
     if rnd != "0":
         with open(csv, "a") as f:
             for metric, value in rec:

@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measure  # noqa: E402
-from host_cpu import FIELDS  # noqa: E402
+from host_cpu import CAPS_CALLOUTS, CAPS_REP, FIELDS  # noqa: E402
 
 # Between the marks: 1000 RPCs, 500 operations.  The client guest was
 # busy 50 of 200 jiffies, switched context 3000 times and took 250
@@ -22,25 +22,50 @@ HOSTS_BEGIN = [10 ** 9, 10 ** 9]
 HOSTS_END = [3 * 10 ** 9, 2 * 10 ** 9]
 
 
-def counts(grow):
+RPCS = FIELDS.index("rpcs")
+CAPS = FIELDS.index("caps")
+ALL_CAPS = CAPS_REP | CAPS_CALLOUTS
+
+
+def counts(grow, at_begin=False):
     """A mark's insn-count.so part: field i of the client grew by
-    grow(i), the server's by twice that; -1 where grow gives None."""
+    grow(i), the server's by twice that; -1 where grow gives None.  The
+    caps field is a state, not a count: both guests' is grow(CAPS) at
+    either mark."""
     out = []
     for i, _ in enumerate(FIELDS):
         g = grow(i)
-        out += [-1, -1] if g is None else [g, 2 * g]
+        if g is None:
+            out += [-1, -1]
+        elif i == CAPS:
+            out += [g, g]
+        else:
+            out += [0, 0] if at_begin else [g, 2 * g]
     return out
 
 
 def marks(grow):
-    zero = counts(lambda i: None if grow(i) is None else 0)
-    return (GUESTS_BEGIN + HOSTS_BEGIN + zero,
+    return (GUESTS_BEGIN + HOSTS_BEGIN + counts(grow, at_begin=True),
             GUESTS_END + HOSTS_END + counts(grow))
 
 
-def figures(grow):
+def plugin(grow):
+    """A plugin whose field i grows by grow(i), with the RPC count of
+    the window (1000, as mountstats counted) and every capability,
+    unless grow says otherwise."""
+    def g(i):
+        if i == RPCS:
+            return grow(i) if grow(i) is None else 1000
+        if i == CAPS:
+            return ALL_CAPS if grow(i) is not None else None
+        return grow(i)
+    return g
+
+
+def figures(grow, wrpcs=1000):
     begin, end = marks(grow)
-    rec, log = measure.figures("job", "iops", "123.4", 500, 1000, begin, end)
+    rec, log = measure.figures("job", "iops", "123.4", 500, wrpcs, begin,
+                               end)
     return dict(rec), log
 
 
@@ -64,7 +89,7 @@ class Figures(unittest.TestCase):
 
     def test_counts_per_rpc(self):
         # Field i grew by (i + 1) million (client), twice that (server).
-        rec, log = figures(lambda i: (i + 1) * 10 ** 6)
+        rec, log = figures(plugin(lambda i: (i + 1) * 10 ** 6))
         self.assertEqual(rec["job_kinsns_rpc_client"], 1)
         self.assertEqual(rec["job_kinsns_rpc_server"], 2)
         at = FIELDS.index("rpcrdma_insns")
@@ -75,42 +100,75 @@ class Figures(unittest.TestCase):
         at = FIELDS.index("sunrpc_rep_bytes")
         self.assertEqual(rec["job_sunrpc_rep_bytes_rpc_client"],
                          "%.2f" % ((at + 1) * 1000))
-        self.assertIn("job: 1000 RPCs; per RPC: client 1000 insns", log[1])
+        at = FIELDS.index("sunrpc_callout_insns")
+        self.assertEqual(rec["job_sunrpc_callout_insns_rpc_server"],
+                         2 * (at + 1) * 1000)
+        at = FIELDS.index("rpcrdma_callout_rep_bytes")
+        self.assertEqual(rec["job_rpcrdma_callout_rep_bytes_rpc_client"],
+                         "%.2f" % ((at + 1) * 1000))
+        self.assertIn("job: 1000 RPCs; per RPC: client 1000 insns", log[-1])
 
-    def test_old_plugin_without_rep_counts(self):
-        # A plugin that counted instructions but not REP strings.
-        rec, _ = figures(lambda i: 10 ** 6 if i < 5 else None)
-        self.assertIn("job_ibcore_insns_rpc_server", rec)
-        self.assertFalse([m for m in rec if "rep_" in m])
+    def test_rpcs_of_the_plugins_window(self):
+        # mountstats counted 1100 around the marks; the plugin 1000 in.
+        rec, log = figures(plugin(lambda i: 10 ** 6), wrpcs=1100)
+        self.assertEqual(rec["job_kinsns_rpc_client"], 1)
+        self.assertEqual(rec["job_ctxsw_rpc_client"], "3.00")
+        self.assertIn("1000 RPCs in the plugin's window, 1100 counted "
+                      "by mountstats around it (0.91)", log[1])
+
+    def test_no_rpc_count_no_figures_per_rpc(self):
+        # An older plugin: instructions, but no RPC count of its window.
+        rec, log = figures(lambda i: 10 ** 6 if i < RPCS else None)
+        self.assertFalse([m for m in rec if "insns" in m or "rep_" in m])
+        self.assertIn("counted no RPCs in the window", log[1])
+
+    def test_plugin_without_registers(self):
+        # Everything counted but the registers' part: zeros for both
+        # modules would compare as equal, so no REP or callout figures.
+        for have, rep, callouts in ((0, False, False),
+                                    (CAPS_REP, True, False),
+                                    (CAPS_CALLOUTS, False, True)):
+            def grow(i):
+                return have if i == CAPS else 1000 if i == RPCS else 0
+            rec, log = figures(grow)
+            self.assertIn("job_ibcore_insns_rpc_server", rec)
+            self.assertEqual(bool([m for m in rec if "_rep_" in m and
+                                   "callout" not in m]), rep)
+            self.assertEqual(bool([m for m in rec if "callout" in m]),
+                             callouts)
 
     def test_wake_ups_per_rpc(self):
         # 1000 calls and 460 polls (client) over 1000 RPCs.
         calls, runs = FIELDS.index("wake_calls"), FIELDS.index("work_runs")
         grow = {calls: 1000, runs: 460}
-        rec, log = figures(lambda i: grow.get(i, 10 ** 6))
+        rec, log = figures(plugin(lambda i: grow.get(i, 10 ** 6)))
         self.assertEqual(rec["job_wake_calls_rpc_client"], "1.00")
         self.assertEqual(rec["job_cq_polls_rpc_client"], "0.46")
         self.assertEqual(rec["job_transport_wakes_rpc_client"], "1.46")
         self.assertEqual(rec["job_transport_wakes_rpc_server"], "2.92")
-        self.assertEqual(len(log), 2)
+        self.assertEqual(len(log), 3)
 
     def test_wake_calls_lost(self):
         # Fewer calls than replies: the plugin missed some; no figures.
         calls, runs = FIELDS.index("wake_calls"), FIELDS.index("work_runs")
         grow = {calls: 490, runs: 460}
-        rec, log = figures(lambda i: grow.get(i, 10 ** 6))
+        rec, log = figures(plugin(lambda i: grow.get(i, 10 ** 6)))
         self.assertFalse([m for m in rec if "wake" in m or "polls" in m])
-        self.assertIn("made 490 wake-up calls for 1000 RPCs", log[1])
-        # A window's edges: 0.91 a reply is a count, not a loss.
+        self.assertIn("made 490 wake-up calls for 1000 RPCs", log[2])
         grow[calls] = 910
-        rec, log = figures(lambda i: grow.get(i, 10 ** 6))
+        rec, log = figures(plugin(lambda i: grow.get(i, 10 ** 6)))
         self.assertEqual(rec["job_wake_calls_rpc_client"], "0.91")
 
-    def test_old_plugin_without_wake_counts(self):
-        calls = FIELDS.index("wake_calls")
-        rec, _ = figures(lambda i: 10 ** 6 if i < calls else None)
-        self.assertIn("job_ibcore_rep_bytes_rpc_server", rec)
-        self.assertFalse([m for m in rec if "wake" in m or "polls" in m])
+    def test_protocol_work(self):
+        # 1000 sends, 250 Read chunks, 2000 operations... per RPC.
+        rec = dict(measure.xprt_figures("job", 500, [5, 0, 0, 0, 0, 0],
+                                        [1005, 250, 1000, 10, 4096000, 0]))
+        self.assertEqual(rec["job_rpcs_op"], "2.0000")
+        self.assertEqual(rec["job_read_chunks_rpc"], "0.2500")
+        self.assertEqual(rec["job_write_chunks_rpc"], "1.0000")
+        self.assertEqual(rec["job_reply_chunks_rpc"], "0.0100")
+        self.assertEqual(rec["job_rdma_request_bytes_rpc"], "4096.0000")
+        self.assertFalse(measure.xprt_figures("job", 500, [5] * 6, [5] * 6))
 
     def test_warm_up_round_not_recorded(self):
         begin, end = marks(lambda i: None)

@@ -83,14 +83,17 @@ WAKE_CALLS="queue_work_on queue_delayed_work_on mod_delayed_work_on
 	wake_up_process complete complete_all
 	svc_xprt_enqueue svc_xprt_received xprt_complete_rqst"
 WORK_RUNS="ib_cq_poll_work"
+# The RPC layer's reply completion, which either module calls once a
+# reply: its runs in the window are the RPCs the counts are divided by.
+RPC_RUNS="xprt_complete_rqst"
 
 # text_ranges: tell the host's instruction counter (insn-count.so) where
 # the code of rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko is now:
 # "NAME START END" per module, in that order (the plugin's counts keep
 # it), from their functions in /proc/kallsyms (END: the page after the
 # one holding the last function, so that its body is in); then "call
-# NAME ADDRESS" for each of WAKE_CALLS and "entry NAME ADDRESS" for each
-# of WORK_RUNS.
+# NAME ADDRESS" for each of WAKE_CALLS, "entry NAME ADDRESS" for each
+# of WORK_RUNS and "rpc NAME ADDRESS" for each of RPC_RUNS.
 text_ranges() {
 	local m lo hi
 
@@ -105,13 +108,17 @@ text_ranges() {
 		fi
 		printf '%s %s %x\n' "$m" "$lo" $(( (16#${hi:-$lo} & ~4095) + 8192 ))
 	done >"/out/$GUEST_NAME/text-ranges.new"
-	awk -v calls="$WAKE_CALLS" -v runs="$WORK_RUNS" '
+	awk -v calls="$WAKE_CALLS" -v runs="$WORK_RUNS" -v rpcs="$RPC_RUNS" '
 		BEGIN {
 			n = split(calls, c); for (i = 1; i <= n; i++) kind[c[i]] = "call"
 			n = split(runs, r); for (i = 1; i <= n; i++) kind[r[i]] = "entry"
+			n = split(rpcs, p); for (i = 1; i <= n; i++) rpc[p[i]] = 1
 		}
 		($2 == "t" || $2 == "T") && ($3 in kind) && !seen[$3]++ {
 			print kind[$3], $3, $1
+		}
+		($2 == "t" || $2 == "T") && ($3 in rpc) && !seen_rpc[$3]++ {
+			print "rpc", $3, $1
 		}' /proc/kallsyms >>"/out/$GUEST_NAME/text-ranges.new"
 	mv "/out/$GUEST_NAME/text-ranges.new" "/out/$GUEST_NAME/text-ranges"
 	text_syms
@@ -274,6 +281,17 @@ rdma_counters_delta() {
 # rpcs_sent: RPCs sent so far on every NFS mount's transports (mountstats).
 rpcs_sent() {
 	awk '$1 == "xprt:" { n += $8 } END { print n + 0 }' /proc/self/mountstats
+}
+
+# xprt_counts: the RPC-over-RDMA counters of every mount's transports,
+# summed, as measure.py --xprt reads them: "SENDS READ_CHUNKS
+# WRITE_CHUNKS REPLY_CHUNKS RDMA_REQUEST_BYTES RDMA_REPLY_BYTES" (the
+# "xprt: rdma" line of mountstats, the same layout for either module).
+xprt_counts() {
+	awk '$1 == "xprt:" && $2 == "rdma" {
+		s += $8; r += $13; w += $14; p += $15; q += $16; a += $17 }
+	     END { print s + 0, r + 0, w + 0, p + 0, q + 0, a + 0 }' \
+		/proc/self/mountstats
 }
 
 # cpu_sampler: in the guest that does not run the jobs, answer mark N
@@ -465,12 +483,14 @@ measure() {
 	done
 	sleep "$ramp"
 	wrpcs=$(rpcs_sent)
+	xprt_counts >/tmp/xprt.begin
 	cpu_mark begin "$round-$mod-$job" >/tmp/cpu.begin ||
 		{ cat /tmp/cpu.begin; exit 1; }
 	wakes_start
 	wait "$pid" || fail "$job failed"
 	[ -e /tmp/job.started ] || fail "$job never started"
 	wrpcs=$(( $(rpcs_sent) - wrpcs ))
+	xprt_counts >/tmp/xprt.end
 	wakes_stop "$round-$mod-$job" "$wrpcs"
 	res=$(cat /tmp/job.out)
 	rdma_counters /tmp/rdma.after
@@ -481,7 +501,8 @@ measure() {
 	[ "$ops" -gt 0 ] || fail "$job: no operations completed"
 	[ "$wrpcs" -gt 0 ] || fail "$job: no RPCs in the measured window"
 	# The arithmetic: selftests/bench/measure.py.
-	python3 "$RPCRDMA_TOP/selftests/bench/measure.py" "$round" "$mod" \
+	python3 "$RPCRDMA_TOP/selftests/bench/measure.py" \
+		--xprt /tmp/xprt.begin /tmp/xprt.end "$round" "$mod" \
 		"$job" "$unit" "${res% *}" "$ops" "$wrpcs" /tmp/cpu.begin \
 		/tmp/cpu.end || fail "$job: its figures could not be worked out"
 	rdma_counters_delta /tmp/rdma.before /tmp/rdma.after "this guest, whole job"
