@@ -21,12 +21,18 @@ instructions charged to a module (its own, and those of the kernel's
 memcpy(), memset() and memmove() it called) and the bytes they moved or
 stored, *_rep_bytes_rpc_* those bytes in the whole guest.
 
-*_transport_insns_rpc_* is the transport's own work: the rpcrdma and
-sunrpc instruction counts together, plus the iterations of their REP
-string instructions, each counted as one instruction (a copy loop
-without REP executes at least one per element), so that a design which
-copies does not look free; *_transport_rep_bytes_rpc_* is the bytes
-those REP instructions moved or stored.
+*_transport_insns_rpc_* is the transport's work: the rpcrdma and
+sunrpc instruction counts together, the instructions the kernel's own
+text executed in their calls into it (*_MODULE_callout_insns_rpc_*:
+list and lock helpers, allocations, wake-ups; insn-count.c says what a
+callout counts), plus the iterations of their REP string instructions
+and of those in the callouts, each counted as one instruction (a copy
+loop without REP executes at least one per element), so that a design
+which copies, or calls the kernel to do its work, does not look free.
+*_transport_own_insns_rpc_* is the same without the callouts (the
+modules' own text), *_transport_kernel_insns_rpc_* the callouts alone,
+and *_transport_rep_bytes_rpc_* the bytes all those REP instructions
+moved or stored.
 
 *_transport_wakes_rpc_* is the wake-ups the transport asks for per
 RPC, counted by insn-count.so at no cost to the guest: the calls
@@ -70,15 +76,23 @@ them.)
 The last line is the verdict against the goal (VERDICT_JOBS: the six
 jobs of BENCH_JOBS), for the guest whose module is swapped (both
 guests for "both ends"): JOB_transport_insns_rpc_GUEST at most GOAL
-(0.90) of stock's on every job, and, over the same rounds, the guards:
-JOB_rxe_insns_rpc_GUEST, JOB_ibcore_insns_rpc_GUEST and
-JOB_ctxsw_rpc_GUEST and JOB_transport_wakes_rpc_GUEST at most GUARD
-(1.02) of stock's, and the REP bytes
-per RPC charged to the transport, to rdma_rxe and to ib_core no more
-than 2% above stock's, or REP_SLACK (8) bytes above, whichever is more
-(a figure near zero would fail on a stray memset otherwise).  A job the
-run did not measure, or a guard it has no figure for, is listed as not
-measured: the verdict is then INCOMPLETE, not PASS.
+(0.85) of stock's on every job, over at least MIN_ROUNDS (8) rounds
+with both modules, and, over the same rounds, the guards:
+JOB_rxe_insns_rpc_GUEST, JOB_ibcore_insns_rpc_GUEST,
+JOB_ctxsw_rpc_GUEST, JOB_transport_wakes_rpc_GUEST, the whole guest's
+instructions (JOB_kinsns_rpc_GUEST) and, where one guest is swapped,
+the other's (the peer: JOB_kinsns_rpc_PEER) at most GUARD (1.02) of
+stock's, and the REP bytes per RPC charged to the transport, to
+rdma_rxe and to ib_core no more than 2% above stock's, or REP_SLACK (8)
+bytes above, whichever is more (a figure near zero would fail on a
+stray memset otherwise).  Then the protocol work, which must be the
+same for both modules (PROTOCOL: the client's mountstats over the
+window): RPCs per operation within 2%, Read, Write and Reply chunks per
+RPC within CHUNK_SLACK (0.02) of stock's, and the bytes moved by RDMA
+per RPC within 2% or BYTES_SLACK (64).  A job the run did not measure,
+too few rounds, or a guard or protocol figure it has none of, is listed
+as not measured: the verdict is then INCOMPLETE, not PASS.  ratios.py
+exits 0 on PASS only, so make bench fails otherwise.
 """
 import statistics
 import sys
@@ -93,12 +107,26 @@ VERDICT_JOBS = (("write", "seq_write"), ("read", "seq_read"),
                 ("randread", "rand_read_4k"), ("randwrite", "rand_write_4k"),
                 ("metadata", "metadata"),
                 ("nconnect", "nconnect4_rand_read_4k"))
-GOAL = 0.90
+GOAL = 0.85
 GUARD = 1.02
 REP_SLACK = 8.0
+MIN_ROUNDS = 8
+# The protocol work both modules must do alike: (label, metric after
+# JOB_, how far ours may be from stock's: "ratio" within GUARD either
+# way, "chunks" within CHUNK_SLACK per RPC, "bytes" within 2% or
+# BYTES_SLACK).
+CHUNK_SLACK = 0.02
+BYTES_SLACK = 64.0
+PROTOCOL = (("RPCs per operation", "rpcs_op", "ratio"),
+            ("Read chunks", "read_chunks_rpc", "chunks"),
+            ("Write chunks", "write_chunks_rpc", "chunks"),
+            ("Reply chunks", "reply_chunks_rpc", "chunks"),
+            ("RDMA request bytes", "rdma_request_bytes_rpc", "bytes"),
+            ("RDMA reply bytes", "rdma_reply_bytes_rpc", "bytes"))
 # (label, metric between JOB_ and _GUEST, compared as bytes)
 GUARDS = (("rxe", "rxe_insns_rpc", False),
           ("ib_core", "ibcore_insns_rpc", False),
+          ("whole guest", "kinsns_rpc", False),
           ("ctxsw", "ctxsw_rpc", False),
           ("transport wake-ups", "transport_wakes_rpc", False),
           ("REP bytes transport", "transport_rep_bytes_rpc", True),
@@ -110,8 +138,12 @@ def is_host_model(metric):
     return metric.endswith(HOST_MODEL)
 
 
+def is_protocol(metric):
+    return any(metric.endswith("_" + stem) for _, stem, _ in PROTOCOL)
+
+
 def is_cost(metric):
-    return not is_host_model(metric) and any(
+    return not is_host_model(metric) and not is_protocol(metric) and any(
         k in metric for k in ("_cpu_us_", "insns_", "_ctxsw_rpc_",
                               "_irqs_rpc_", "_rep_", "_wake_calls_rpc_",
                               "_cq_polls_rpc_", "_wakes_rpc_"))
@@ -148,40 +180,62 @@ def own_insns(vals, metric, rnd):
     the guest's whole count (JOB_kinsns_rpc_GUEST) holds of them."""
     if "_transport_" not in metric:
         return vals.get((metric, rnd), {})
-    a = vals.get((metric.replace("_transport_", "_rpcrdma_"), rnd), {})
-    b = vals.get((metric.replace("_transport_", "_sunrpc_"), rnd), {})
-    return {mod: a[mod] + b[mod] for mod in a.keys() & b.keys()}
+    parts = [vals.get((metric.replace("_transport_", f"_{m}_"), rnd), {})
+             for m in ("rpcrdma", "sunrpc")]
+    calls = [vals.get((metric.replace("_transport_insns_",
+                                      f"_{m}_callout_insns_"), rnd))
+             for m in ("rpcrdma", "sunrpc")]
+    if all(calls):
+        parts += calls
+    mods = set.intersection(*(set(p) for p in parts))
+    return {mod: sum(p[mod] for p in parts) for mod in mods}
+
+
+def sum_rows(vals, rnd, metrics):
+    """Per module, the sum of METRICS in round RND, for the modules that
+    have every one of them."""
+    rows = [vals.get((m, rnd), {}) for m in metrics]
+    mods = set.intersection(*(set(r) for r in rows))
+    return {mod: sum(r[mod] for r in rows) for mod in mods}
 
 
 def add_transport(vals):
-    """JOB_transport_insns_rpc_GUEST: rpcrdma.ko and sunrpc.ko together,
-    with the iterations of their REP string instructions when the run
-    counted them, and JOB_transport_rep_bytes_rpc_GUEST.
+    """JOB_transport_{own,kernel,}_insns_rpc_GUEST and
+    JOB_transport_rep_bytes_rpc_GUEST (see the docstring): the figures
+    of rpcrdma.ko and sunrpc.ko together, with the iterations of their
+    REP string instructions, and the callouts into the kernel's text.
+    The transport's figure needs them all: a run that did not count REP
+    string instructions or callouts has none (the goal would not see
+    the work they hold); its own figure needs the REP iterations.
 
     The stock module's header codec runs in sunrpc's xdr_stream helpers,
     ours in rpcrdma.ko, so only the sum compares the two transports' own
     work (Documentation/performance.rst)."""
-    for (metric, rnd), d in list(vals.items()):
+    mods = ("rpcrdma", "sunrpc")
+    for (metric, rnd) in list(vals):
         if "_rpcrdma_insns_rpc_" not in metric:
             continue
-        other = vals.get((metric.replace("_rpcrdma_", "_sunrpc_"), rnd))
-        if not other:
-            continue
-        reps = [vals.get((metric.replace("_rpcrdma_insns_",
-                                         f"_{m}_rep_iters_"), rnd), {})
-                for m in ("rpcrdma", "sunrpc")]
-        total = vals[(metric.replace("_rpcrdma_", "_transport_"), rnd)]
-        for mod in d.keys() & other.keys():
-            total[mod] = d[mod] + other[mod]
-            if all(mod in r for r in reps):
-                total[mod] += sum(r[mod] for r in reps)
-    for (metric, rnd), d in list(vals.items()):
-        if "_rpcrdma_rep_bytes_rpc_" not in metric:
-            continue
-        other = vals.get((metric.replace("_rpcrdma_", "_sunrpc_"), rnd), {})
-        total = vals[(metric.replace("_rpcrdma_", "_transport_"), rnd)]
-        for mod in d.keys() & other.keys():
-            total[mod] = d[mod] + other[mod]
+        job, guest = metric.split("_rpcrdma_insns_rpc_")
+        own = sum_rows(vals, rnd, [f"{job}_{m}_{what}_rpc_{guest}"
+                                   for m in mods
+                                   for what in ("insns", "rep_iters")])
+        kernel = sum_rows(vals, rnd, [f"{job}_{m}_callout_{what}_rpc_{guest}"
+                                      for m in mods
+                                      for what in ("insns", "rep_iters")])
+        if own:
+            vals[(f"{job}_transport_own_insns_rpc_{guest}", rnd)] = own
+        if kernel:
+            vals[(f"{job}_transport_kernel_insns_rpc_{guest}", rnd)] = kernel
+        both = own.keys() & kernel.keys()
+        if both:
+            vals[(f"{job}_transport_insns_rpc_{guest}", rnd)] = {
+                mod: own[mod] + kernel[mod] for mod in both}
+        nbytes = sum_rows(vals, rnd, [f"{job}_{m}_{what}_rpc_{guest}"
+                                      for m in mods
+                                      for what in ("rep_bytes",
+                                                   "callout_rep_bytes")])
+        if nbytes:
+            vals[(f"{job}_transport_rep_bytes_rpc_{guest}", rnd)] = nbytes
 
 
 def add_floors(vals, tested):
@@ -246,11 +300,41 @@ def round_ratio(ours, stock):
     return 1.0 if ours <= 0 else float("inf")
 
 
-def verdict(vals, label, guests):
+def protocol_misses(vals, job, rounds):
+    """What of the protocol work of JOB differs between the two modules
+    over ROUNDS beyond PROTOCOL's tolerances, and what was not measured:
+    two lists of labels."""
+    differ, unmeasured = [], []
+    for name, stem, kind in PROTOCOL:
+        rows = [vals.get((f"{job}_{stem}", rnd), {}) for rnd in rounds]
+        rows = [d for d in rows if "ours" in d and "stock" in d]
+        if not rows:
+            unmeasured.append(name)
+            continue
+        ours = statistics.median(d["ours"] for d in rows)
+        stock = statistics.median(d["stock"] for d in rows)
+        if kind == "ratio":
+            bad = abs(round_ratio(ours, stock) - 1) > GUARD - 1
+            text = f"{ours:.3f} vs {stock:.3f}"
+        elif kind == "chunks":
+            bad = abs(ours - stock) > CHUNK_SLACK
+            text = f"{ours:.2f} vs {stock:.2f}"
+        else:
+            bad = abs(ours - stock) > max(BYTES_SLACK,
+                                          (GUARD - 1) * stock)
+            text = f"{ours:.0f} vs {stock:.0f} B"
+        if bad:
+            differ.append(f"{name} {text}")
+    return differ, unmeasured
+
+
+def verdict(vals, label, guests, min_rounds=MIN_ROUNDS):
     """The verdict line against the goal (see the docstring)."""
     misses, guard_misses, missing, measured = [], [], [], []
     guard_missing = defaultdict(list)
+    few, differ, protocol_missing = [], [], defaultdict(list)
     worst = None
+    roles = ("client", "server")
     for short, job in VERDICT_JOBS:
         for guest in guests:
             where = short if len(guests) == 1 else f"{short} {guest}"
@@ -261,6 +345,8 @@ def verdict(vals, label, guests):
             if not rounds:
                 missing.append((short, where))
                 continue
+            if len(rounds) < min_rounds:
+                few.append(f"{where} {len(rounds)}")
             r = statistics.median(vals[(metric, rnd)]["ours"] /
                                   vals[(metric, rnd)]["stock"]
                                   for rnd in rounds)
@@ -269,8 +355,18 @@ def verdict(vals, label, guests):
                 worst = (r, where)
             if r > GOAL:
                 misses.append(f"{r:.2f} ({where})")
-            for name, stem, as_bytes in GUARDS:
-                rows = [vals.get((f"{job}_{stem}_{guest}", rnd), {})
+            guards = [(name, f"{stem}_{guest}", as_bytes)
+                      for name, stem, as_bytes in GUARDS]
+            if len(guests) == 1:
+                peer = roles[1 - roles.index(guest)]
+                guards.append(("peer guest", f"kinsns_rpc_{peer}", False))
+            if guest == guests[0]:
+                d, u = protocol_misses(vals, job, rounds)
+                differ += [f"{x} ({short})" for x in d]
+                for x in u:
+                    protocol_missing[x].append(short)
+            for name, stem, as_bytes in guards:
+                rows = [vals.get((f"{job}_{stem}", rnd), {})
                         for rnd in rounds]
                 rows = [d for d in rows if "ours" in d and "stock" in d]
                 if not rows:
@@ -288,8 +384,8 @@ def verdict(vals, label, guests):
                     guard_misses.append(f"{name} {g:.2f}, +{more:.0f} B "
                                         f"({where})")
     if worst is None:
-        return (f"verdict {label}: NOT MEASURED "
-                "(no transport instruction counts)")
+        return (f"verdict {label}: NOT MEASURED (no transport instruction "
+                "counts with REP strings and callouts)")
     if misses:
         goal = f"transport {', '.join(misses)} > {GOAL:.2f}"
     else:
@@ -298,9 +394,14 @@ def verdict(vals, label, guests):
     guards = (f"guards: {', '.join(guard_misses)} > {GUARD:.2f}"
               if guard_misses else "guards ok where measured"
               if guard_missing else "guards ok")
-    status = ("FAIL" if misses or guard_misses else
-              "INCOMPLETE" if missing or guard_missing else "PASS")
+    status = ("FAIL" if misses or guard_misses or differ else
+              "INCOMPLETE" if (missing or guard_missing or few or
+                               protocol_missing) else "PASS")
     line = f"verdict {label}: {status} {goal}; {guards}"
+    if differ:
+        line += "; protocol work differs: " + ", ".join(differ)
+    if few:
+        line += (f"; fewer than {min_rounds} rounds: " + ", ".join(few))
     if missing:
         # A job missing for every guest (not in BENCH_JOBS): its name.
         names = []
@@ -315,6 +416,11 @@ def verdict(vals, label, guests):
         line += "; guards not measured: " + ", ".join(
             name if wheres == measured else f"{name} ({' '.join(wheres)})"
             for name, wheres in guard_missing.items())
+    if protocol_missing:
+        jobs = list(dict.fromkeys(w.split()[0] for w in measured))
+        line += "; protocol work not measured: " + ", ".join(
+            name if wheres == jobs else f"{name} ({' '.join(wheres)})"
+            for name, wheres in protocol_missing.items())
     return line
 
 
@@ -341,6 +447,9 @@ def main():
     print()
     table(vals, [m for m in metrics if is_host_model(m)],
           title + ": the host (cores busy; host time per instruction)")
+    print()
+    table(vals, [m for m in metrics if is_protocol(m)],
+          title + ": protocol work, ours/stock (the same work is 1.00)")
     if not speed:
         print("no complete rounds")
         return 1
@@ -356,8 +465,9 @@ def main():
            "_host_" not in m]
     if cpu:
         print(f"highest CPU-per-operation ratio: {max(cpu):.2f}")
-    print(verdict(vals, "both" if tested == "both ends" else tested, guests))
-    return 0
+    line = verdict(vals, "both" if tested == "both ends" else tested, guests)
+    print(line)
+    return 0 if line.split(": ", 1)[1].startswith("PASS") else 1
 
 
 if __name__ == "__main__":
