@@ -54,11 +54,13 @@
  * the block's start and which range called.  Every block of the
  * kernel's text has a conditional callback that runs only while a
  * callout is open on its vCPU, and adds the block's instructions to the
- * callout's range if its stack pointer lies at most CALLOUT_STACK below
- * the one noted: the call's own stack, deeper than the call.  So an
- * interrupt (on its own stack), another task the callee switched to,
- * and the code that returns past the call are not counted; the callee's
- * sleep is, where its task resumes on the same vCPU.  Any other block
+ * callout's range if its stack pointer lies on the same kernel stack as
+ * the one noted (the same CALLOUT_STACK-aligned block), deeper than the
+ * call.  So an interrupt (on its own stack), another task the callee
+ * switched to (a worker whose stack the vmalloc area put next to the
+ * caller's, too) and the code that returns past the call are not
+ * counted; the callee's sleep is, where its task resumes on the same
+ * vCPU.  Any other block
  * outside the kernel's text closes the callout (an inline store, no
  * callback): the return into the module, a call the kernel made into
  * another module's code (what follows it in the kernel is then not
@@ -170,10 +172,13 @@
 /* Slots summed into each of fields 15, 16 and 23, at most. */
 #define MAX_COUNTED		8192
 /*
- * How far below the stack pointer at a call the callee's own frames may
- * reach: a kernel stack (THREAD_SIZE, 16 KiB; 32 KiB under KASAN).
+ * A kernel stack: THREAD_SIZE bytes at an address aligned to its size
+ * (x86-64 with VMAP_STACK; 16 KiB in Debian's kernels, which the bench
+ * boots; 32 KiB under KASAN).  Two stack pointers lie on the same
+ * task's stack if they lie in the same CALLOUT_STACK-aligned block:
+ * another task's stack, adjacent in the vmalloc area, never does.
  */
-#define CALLOUT_STACK		0x8000ULL
+#define CALLOUT_STACK		0x4000ULL
 /* The ranges whose calls into the kernel's text are callouts. */
 #define CALLOUT_RANGE_RPCRDMA	0
 #define CALLOUT_RANGE_SUNRPC	2
@@ -647,6 +652,12 @@ static void add(__u64 *counter, __u64 n)
 	__atomic_store_n(counter, *counter + n, __ATOMIC_RELAXED);
 }
 
+/* Whether stack pointers @a and @b lie on the same kernel stack. */
+static bool same_stack(__u64 a, __u64 b)
+{
+	return (a & ~(CALLOUT_STACK - 1)) == (b & ~(CALLOUT_STACK - 1));
+}
+
 /*
  * The range (0 or 1: rpcrdma, sunrpc) of the callout open on the vCPU
  * whose counters are @c, if the stack pointer now lies on its call's
@@ -659,7 +670,7 @@ static int callout_origin(const struct insn_counts *c)
 
 	if (!open || !reg_rsp || !reg_read(reg_rsp, &sp))
 		return -1;
-	if (sp > at || at - sp >= CALLOUT_STACK)
+	if (sp > at || !same_stack(sp, at))
 		return -1;
 	return open & CALLOUT_SUNRPC ? 1 : 0;
 }

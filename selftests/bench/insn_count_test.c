@@ -441,6 +441,18 @@ static void test_callouts(void)
 	fake_rsp = sp - CALLOUT_STACK;
 	callout_exec(0, (void *)5UL);
 	check(c->callout_insns[0] == 9, "a stack's length below: not counted");
+	/*
+	 * A worker whose stack the vmalloc area placed just below the
+	 * caller's (16 KiB and a guard page apart), deeper than the call by
+	 * less than a stack's length: another task, not counted.
+	 */
+	fake_rsp = (sp & ~(CALLOUT_STACK - 1)) - 0x1000 - 0x100;
+	callout_exec(0, (void *)5UL);
+	check(c->callout_insns[0] == 9,
+	      "the adjacent stack of another task: not counted");
+	fake_rsp = (sp & ~(CALLOUT_STACK - 1)) + 0x10;
+	callout_exec(0, (void *)1UL);
+	check(c->callout_insns[0] == 10, "the bottom of the call's stack counts");
 
 	/*
 	 * A REP MOVSQ of the kernel's text in the callout, deeper than a
@@ -468,7 +480,7 @@ static void test_callouts(void)
 	fake_rsp = sp - 0x100;
 	callout_exec(0, (void *)4UL);
 	callout_rep(c, 3, 0);
-	check(c->callout_insns[1] == 4 && c->callout_insns[0] == 9 &&
+	check(c->callout_insns[1] == 4 && c->callout_insns[0] == 10 &&
 	      c->callout_rep_iters[1] == 3, "and counts for sunrpc");
 
 	/* Another module's call into the kernel opens none. */
@@ -476,7 +488,7 @@ static void test_callouts(void)
 	check(!c->callout, "another module's call closes the callout");
 	callout_exec(0, (void *)4UL);
 	callout_rep(c, 3, 24);
-	check(c->callout_insns[0] == 9 && c->callout_insns[1] == 4 &&
+	check(c->callout_insns[0] == 10 && c->callout_insns[1] == 4 &&
 	      c->callout_rep_iters[0] == 100 && c->callout_rep_iters[1] == 3,
 	      "nothing counts with no callout open");
 
@@ -489,7 +501,7 @@ static void test_callouts(void)
 	shared = calloc(OUT_FIELDS, sizeof(__u64));
 	rep_counting = true;
 	publish();
-	check(shared[OUT_CALLOUT_INSNS] == 9 && shared[OUT_CALLOUT_INSNS + 1] == 4 &&
+	check(shared[OUT_CALLOUT_INSNS] == 10 && shared[OUT_CALLOUT_INSNS + 1] == 4 &&
 	      shared[OUT_CALLOUT_REP_ITERS] == 100 &&
 	      shared[OUT_CALLOUT_REP_BYTES] == 800 &&
 	      shared[OUT_CAPS] == (CAPS_REP | CAPS_CALLOUTS),
