@@ -29,8 +29,11 @@ which would compare as equal.
 With --xprt, XBEGIN and XEND hold the client's RPC-over-RDMA counters
 around the window ("SENDS READ_CHUNKS WRITE_CHUNKS REPLY_CHUNKS
 RDMA_REQUEST_BYTES RDMA_REPLY_BYTES", mountstats' xprt: rdma lines
-summed): the protocol work per RPC, which ratios.py compares between
-the two modules, and the RPCs per operation.
+summed, then "DATA_RPCS RSIZE WSIZE": the READ and WRITE RPCs and the
+mount's sizes): the protocol work per RPC, which ratios.py compares
+between the two modules, the RPCs per operation (fio's operations,
+over fio's window, a little off the marks'), the RPCs per READ or WRITE
+RPC (both counted inside the marks) and the negotiated rsize and wsize.
 """
 
 import os
@@ -51,6 +54,8 @@ MIN_CLIENT_WAKE_CALLS = 0.5
 # The client's RPC-over-RDMA counters --xprt passes, in order.
 XPRT_COUNTS = ("sends", "read_chunks", "write_chunks", "reply_chunks",
                "rdma_request_bytes", "rdma_reply_bytes")
+# What follows them: the READ and WRITE RPCs (grown), rsize and wsize.
+XPRT_MORE = ("data_rpcs", "rsize", "wsize")
 
 
 def grew(begin, end, i):
@@ -77,8 +82,9 @@ def per_rpc(n, rpcs):
 
 
 def xprt_figures(job, ops, xbegin, xend):
-    """The protocol work per RPC, and RPCs per operation, from the
-    client's RPC-over-RDMA counters around the window."""
+    """The protocol work per RPC, RPCs per operation and per READ or
+    WRITE RPC, and the sizes, from the client's counters around the
+    window."""
     d = {name: b - a for name, a, b in zip(XPRT_COUNTS, xbegin, xend)}
     sends = d["sends"]
     if sends <= 0:
@@ -86,6 +92,13 @@ def xprt_figures(job, ops, xbegin, xend):
     rec = [(f"{job}_rpcs_op", "%.4f" % (sends / ops))]
     for name in XPRT_COUNTS[1:]:
         rec.append((f"{job}_{name}_rpc", "%.4f" % (d[name] / sends)))
+    n = len(XPRT_COUNTS)
+    if len(xbegin) >= n + len(XPRT_MORE) and len(xend) >= n + len(XPRT_MORE):
+        data = xend[n] - xbegin[n]
+        if data > 0:
+            rec.append((f"{job}_rpcs_data", "%.4f" % (sends / data)))
+        rec.append((f"{job}_rsize", str(xend[n + 1])))
+        rec.append((f"{job}_wsize", str(xend[n + 2])))
     return rec
 
 

@@ -169,6 +169,17 @@ class Figures(unittest.TestCase):
         self.assertEqual(rec["job_reply_chunks_rpc"], "0.0100")
         self.assertEqual(rec["job_rdma_request_bytes_rpc"], "4096.0000")
         self.assertFalse(measure.xprt_figures("job", 500, [5] * 6, [5] * 6))
+        # With the READ and WRITE RPCs and the sizes: 800 data RPCs.
+        rec = dict(measure.xprt_figures(
+            "job", 500, [5, 0, 0, 0, 0, 0, 100, 1048576, 1048576],
+            [1005, 250, 1000, 10, 4096000, 0, 900, 1048576, 524288]))
+        self.assertEqual(rec["job_rpcs_data"], "1.2500")
+        self.assertEqual(rec["job_rsize"], "1048576")
+        self.assertEqual(rec["job_wsize"], "524288")
+        rec = dict(measure.xprt_figures(
+            "job", 500, [5, 0, 0, 0, 0, 0, 100, 4096, 4096],
+            [1005, 250, 1000, 10, 4096000, 0, 100, 4096, 4096]))
+        self.assertNotIn("job_rpcs_data", rec)
 
     def test_warm_up_round_not_recorded(self):
         begin, end = marks(lambda i: None)

@@ -189,9 +189,10 @@ STOCK = {"rpcrdma_insns": 2000, "sunrpc_insns": 5000,
 OURS = dict(STOCK, rpcrdma_insns=1600, sunrpc_insns=4000,
             rpcrdma_callout_insns=800, sunrpc_callout_insns=1600)
 # The protocol work of every job, the same for both modules.
-PROTO = {"rpcs_op": 1.0, "read_chunks_rpc": 0.0, "write_chunks_rpc": 1.0,
-         "reply_chunks_rpc": 0.0, "rdma_request_bytes_rpc": 0.0,
-         "rdma_reply_bytes_rpc": 65536.0}
+PROTO = {"rpcs_op": 1.0, "rpcs_data": 1.0, "rsize": 1048576.0,
+         "wsize": 1048576.0, "read_chunks_rpc": 0.0,
+         "write_chunks_rpc": 1.0, "reply_chunks_rpc": 0.0,
+         "rdma_request_bytes_rpc": 0.0, "rdma_reply_bytes_rpc": 65536.0}
 
 
 def changed(base, mod, fig, ours, short):
@@ -345,10 +346,21 @@ class Verdict(unittest.TestCase):
         self.assertIn("PASS", verdict_of(bench_csv(rounds=9)))
 
     def test_protocol_work_differs(self):
-        line = verdict_of(bench_csv(rpcs_op={"write": 1.06}))
+        line = verdict_of(bench_csv(rpcs_data={"write": 1.03}))
+        self.assertIn("FAIL", line)
+        self.assertIn("protocol work differs: RPCs per READ or WRITE 1.030 "
+                      "vs 1.000 (write)", line)
+        # Where READ and WRITE RPCs were counted, RPCs per operation (over
+        # fio's window) is not compared; where none were, it is.
+        self.assertIn("PASS", verdict_of(bench_csv(rpcs_op={"write": 1.2})))
+        line = verdict_of(bench_csv(rpcs_op={"write": 1.06},
+                                    rpcs_data={"write": None}))
         self.assertIn("FAIL", line)
         self.assertIn("protocol work differs: RPCs per operation 1.060 vs "
                       "1.000 (write)", line)
+        line = verdict_of(bench_csv(wsize={"nconnect": 524288}))
+        self.assertIn("protocol work differs: wsize 524288 vs 1048576 "
+                      "(nconnect)", line)
         line = verdict_of(bench_csv(reply_chunks_rpc={"metadata": 0.05}))
         self.assertIn("protocol work differs: Reply chunks 0.05 vs 0.00 "
                       "(metadata)", line)
@@ -363,9 +375,10 @@ class Verdict(unittest.TestCase):
         line = verdict_of(bench_csv(**{f: None for f in PROTO}))
         self.assertIn("INCOMPLETE", line)
         self.assertIn("protocol work not measured: RPCs per operation, "
-                      "Read chunks, Write chunks, Reply chunks, RDMA request "
-                      "bytes, RDMA reply bytes", line)
-        line = verdict_of(bench_csv(rpcs_op={"write": None}))
+                      "rsize, wsize, Read chunks, Write chunks, Reply chunks, "
+                      "RDMA request bytes, RDMA reply bytes", line)
+        line = verdict_of(bench_csv(rpcs_op={"write": None},
+                                    rpcs_data={"write": None}))
         self.assertIn("protocol work not measured: RPCs per operation "
                       "(write)", line)
 

@@ -286,12 +286,22 @@ rpcs_sent() {
 # xprt_counts: the RPC-over-RDMA counters of every mount's transports,
 # summed, as measure.py --xprt reads them: "SENDS READ_CHUNKS
 # WRITE_CHUNKS REPLY_CHUNKS RDMA_REQUEST_BYTES RDMA_REPLY_BYTES" (the
-# "xprt: rdma" line of mountstats, the same layout for either module).
+# "xprt: rdma" line of mountstats, the same layout for either module),
+# then "DATA_RPCS RSIZE WSIZE": the READ and WRITE RPCs sent (per-op
+# statistics) and the largest rsize and wsize mounted.
 xprt_counts() {
 	awk '$1 == "xprt:" && $2 == "rdma" {
 		s += $8; r += $13; w += $14; p += $15; q += $16; a += $17 }
-	     END { print s + 0, r + 0, w + 0, p + 0, q + 0, a + 0 }' \
-		/proc/self/mountstats
+	     $1 == "READ:" || $1 == "WRITE:" { d += $2 }
+	     $1 == "opts:" {
+		n = split($2, o, ",")
+		for (i = 1; i <= n; i++) {
+			split(o[i], kv, "=")
+			if (kv[1] == "rsize" && kv[2] > rs) rs = kv[2]
+			if (kv[1] == "wsize" && kv[2] > ws) ws = kv[2]
+		} }
+	     END { print s + 0, r + 0, w + 0, p + 0, q + 0, a + 0, d + 0,
+		   rs + 0, ws + 0 }' /proc/self/mountstats
 }
 
 # cpu_sampler: in the guest that does not run the jobs, answer mark N
