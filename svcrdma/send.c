@@ -53,7 +53,9 @@ static void srdma_send_free(struct srdma_send *sc)
  */
 static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 {
-	struct srdma_send *sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+	unsigned long max_pages = svc_serv_maxpages(sx->xprt.xpt_server);
+	struct srdma_send *sc = kzalloc(struct_size(sc, pages, max_pages),
+					GFP_KERNEL);
 
 	if (!sc)
 		return NULL;

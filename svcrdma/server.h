@@ -783,10 +783,11 @@ struct srdma_read {
  * @nr_wrs: work requests posted with this Send (Writes included)
  * @sqe: entry in the connection's @sendq while posted, until its
  *	completion or a later one retires it
- * @pages: reply pages released when the Send is retired
  * @nr_pages: entries of @pages in use
  * @carries_grant: a reply or RDMA_ERROR: its header's credit field is
  *	stamped with the grant as it is posted (a backchannel Call's is not)
+ * @pages: reply pages released when the Send is retired: as many as a
+ *	thread's reply may hold, svc_serv_maxpages() of the service
  */
 struct srdma_send {
 	struct list_head node;
@@ -802,9 +803,9 @@ struct srdma_send {
 	struct srdma_rw rw;
 	unsigned int nr_wrs;
 	struct rpcrdma_sendq_entry sqe;
-	struct page *pages[RPCSVC_MAXPAGES];
 	unsigned int nr_pages;
 	bool carries_grant;
+	struct page *pages[];
 };
 
 /**
