@@ -5,7 +5,8 @@
  * rpcrdma.ko so that production loads run no tests.
  */
 #include <linux/module.h>
+#include <rpcrdma/compat.h>
 
 MODULE_DESCRIPTION("KUnit suites of the RPC-over-RDMA transport (rpcrdma)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(RPCRDMA_KUNIT_NS);

@@ -4,6 +4,8 @@
  * part, the message types and whole-header decode/encode round trips.
  */
 
+#include <rpcrdma/compat.h>
+
 #include "wire_test.h"
 
 /*
@@ -59,7 +61,7 @@ static void roundtrip_valid_vec_case(struct kunit *test)
 KUNIT_ARRAY_PARAM(valid_vec, wt_valid_vecs, wt_vec_desc);
 
 /* The valid vectors that are RDMA_MSG or RDMA_NOMSG headers. */
-static const void *msg_vec_gen_params(const void *prev, char *desc)
+static const void *msg_vec_gen_params(RPCRDMA_KUNIT_GEN_ARGS)
 {
 	const struct wt_vec *v = prev ? (const struct wt_vec *)prev + 1 :
 					wt_valid_vecs;

@@ -23,7 +23,7 @@ static void srdma_conn_check_worker(struct work_struct *work)
 	unsigned long next = c->check(c->sx, jiffies);
 
 	if (next)
-		queue_delayed_work(system_wq, &c->work, next);
+		queue_delayed_work(system_percpu_wq, &c->work, next);
 }
 
 /**
@@ -52,7 +52,7 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_conn_check_init);
  */
 void srdma_conn_check_start(struct srdma_conn_check *c, unsigned long delay)
 {
-	queue_delayed_work(system_wq, &c->work, delay);
+	queue_delayed_work(system_percpu_wq, &c->work, delay);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_conn_check_start);
 

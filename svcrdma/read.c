@@ -17,6 +17,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <rpcrdma/compat.h>
 
 #include "server.h"
 #include "trace.h"
@@ -136,7 +137,7 @@ static int srdma_read_alloc_pages(struct srdma_read *rd)
 {
 	unsigned int i, n = rd->lo.npages;
 
-	rd->nr_pages = alloc_pages_bulk_array(GFP_KERNEL, n, rd->pages);
+	rd->nr_pages = alloc_pages_bulk(GFP_KERNEL, n, rd->pages);
 	for (i = rd->nr_pages; i < n; i++) {
 		rd->pages[i] = alloc_page(GFP_KERNEL);
 		if (!rd->pages[i])

@@ -19,6 +19,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <rpcrdma/compat.h>
 
 #include "server.h"
 #include "trace.h"
@@ -717,8 +718,7 @@ int srdma_recvfrom(struct svc_rqst *rqstp)
 	bool held;
 
 	/* Nothing for svc_xprt_release() to free if we return 0. */
-	rqstp->rq_respages = rqstp->rq_pages;
-	rqstp->rq_next_page = rqstp->rq_respages;
+	rpcrdma_svc_reply_pages_reset(rqstp);
 	rqstp->rq_xprt_ctxt = NULL;
 
 	rc = srdma_next_recv(sx, &held);

@@ -30,6 +30,7 @@
 #include <kunit/visibility.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <rpcrdma/compat.h>
 
 #include "server.h"
 #include "trace.h"
@@ -583,7 +584,7 @@ static void srdma_take_pages(struct srdma_send *sc, struct svc_rqst *rqstp)
 		*pp = NULL;
 	}
 	sc->nr_pages = to - sc->pages;
-	rqstp->rq_next_page = rqstp->rq_respages;
+	rpcrdma_svc_reply_pages_taken(rqstp);
 }
 
 /*

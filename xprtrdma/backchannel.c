@@ -12,6 +12,7 @@
 #include <linux/lwq.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/bc_xprt.h>
+#include <rpcrdma/compat.h>
 
 #include "client.h"
 #include "trace.h"
@@ -121,10 +122,7 @@ void xrdma_bc_receive_call(struct xrdma_xprt *rx, const struct rpcrdma_hdr *hdr,
 	xdr_buf_init(&rqst->rq_snd_buf, req->rpc_buf + PAGE_SIZE, PAGE_SIZE);
 	trace_xprtrdma_cb_call(xprt, rqst, hdr->inline_len);
 
-	xprt_get(xprt);
-	atomic_inc(&xprt->bc_slot_count);
-	lwq_enqueue(&rqst->rq_bc_list, &bc_serv->sv_cb_list);
-	svc_pool_wake_idle_thread(&bc_serv->sv_pools[0]);
+	rpcrdma_bc_enqueue(rqst, bc_serv);
 }
 
 /**
