@@ -3,6 +3,9 @@
 # rpcrdma: out-of-tree build of the RPC-over-RDMA transport module.
 #
 #   make                 build rpcrdma.ko against $(KDIR)
+#   make modules-7.2     build it for Debian's 7.2 kernel (trixie-backports)
+#                        in a trixie root made under /var/cache/rpcrdma
+#                        (its headers need gcc-14); build/debian-7.2/
 #   make install         install into /lib/modules/<release>/updates + depmod,
 #                        <release> being KDIR's (make -C KDIR kernelrelease),
 #                        which is the running kernel's only when KDIR is
@@ -39,7 +42,7 @@ MAKEFLAGS += --no-print-directory
 need-kdir = $(if $(strip $(KDIR)),@true,$(error no kernel build tree found: \
 	install linux-headers-6.12-amd64 (make deps) or set KDIR))
 
-.PHONY: all modules clean install dkms-install dkms-remove deps check \
+.PHONY: all modules modules-7.2 clean install dkms-install dkms-remove deps check \
 	kunit selftests stress demo bench test-kernel checkpatch \
 	crash-history
 
@@ -48,6 +51,9 @@ all: modules
 modules:
 	$(call need-kdir)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules-7.2: deps
+	selftests/lib/build-module.sh debian-7.2 W=1
 
 clean:
 	rm -rf build

@@ -11,6 +11,8 @@ PACKAGES=(
 	# module and kernel builds
 	build-essential bc flex bison libelf-dev libssl-dev dwarves rsync
 	cpio kmod xz-utils zstd sparse python3 dkms
+	# the trixie root that builds for Debian's 7.2 (trixie-root.sh)
+	debootstrap
 	# the 6.12 kernel we target: image for guests, headers for the module,
 	# source for the test kernel (the metapackages pick the version)
 	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12

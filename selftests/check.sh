@@ -4,7 +4,8 @@
 # make check: everything CI runs.
 #   0. the Makefile's targets read and plan without a kernel tree;
 #   1. rpcrdma.ko against Debian's 6.12 headers with W=1 and sparse
-#      (C=2: every file), not a single warning;
+#      (C=2: every file), and against Debian's 7.2 headers with W=1 (in
+#      the trixie root of lib/trixie-root.sh), not a single warning;
 #   2. checkpatch --strict on every source file, every knob the harness
 #      reads documented, the list of selftests in Documentation/ as their
 #      headers say, and the unit tests of the bench's arithmetic and of
@@ -100,6 +101,18 @@ if ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian W=1 C=2 2>"$log/buil
 else
 	cat "$log/build.err"
 	count 1 "build with W=1 and C=2 (sparse)"
+fi
+
+echo "== build: W=1 against Debian's 7.2 headers (in a trixie root)"
+rm -rf "$RPCRDMA_TOP/build/debian-7.2"
+if ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian-7.2 W=1 2>"$log/build-7.2.err"); then
+	warnings=$(grep -E 'warning:|error:' "$RPCRDMA_TOP/build/debian-7.2.log")
+	[ -z "$warnings" ] || echo "$warnings"
+	[ -z "$warnings" ]
+	count $? "build for 7.2 with W=1 is warning-free ($ko)"
+else
+	cat "$log/build-7.2.err"
+	count 1 "build for 7.2 with W=1"
 fi
 
 echo "== checkpatch --strict"

@@ -1,19 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-module.sh debian|test [make options...]
+# build-module.sh debian|debian-7.2|test [make options...]
 #
-# Build rpcrdma.ko for Debian's 6.12 kernel or for the test kernel, each in
-# its own copy of the sources under build/<flavour> (Kbuild of 6.12 puts
-# objects next to the sources, so one tree cannot hold two builds).  The
-# build log is build/<flavour>.log; prints the path of the module.
+# Build rpcrdma.ko for Debian's 6.12 kernel, Debian's 7.2 kernel (in the
+# trixie root of trixie-root.sh, whose tools those headers need) or the
+# test kernel, each in its own copy of the sources under build/<flavour>
+# (Kbuild puts objects next to the sources, so one tree cannot hold two
+# builds).  The build log is build/<flavour>.log; prints the path of the
+# module.
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build-module.sh debian|test [make options]}
+flavour=${1:?usage: build-module.sh debian|debian-7.2|test [make options]}
 shift
+root=
 case "$flavour" in
+debian-7.2)
+	root=$("$(dirname "$0")/trixie-root.sh") || die "no trixie root to build for 7.2 in"
+	kdir="$root/usr/src/linux-headers-$(cat "$root/.complete")"
+	;;
 debian)
 	rel=$(debian_kernel_release) || die "linux-image-6.12-amd64 is not installed"
 	kdir="/usr/src/linux-headers-$rel"
@@ -34,7 +41,21 @@ rsync -a --delete --exclude=/build/ --exclude=/.git/ --exclude='*.o' \
 	--exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
 	--exclude=Module.symvers --exclude=modules.order \
 	"$RPCRDMA_TOP/" "$dst/src/"
-if ! make -C "$kdir" M="$dst/src" "$@" modules >"$dst.log" 2>&1; then
+if [ -n "$root" ]; then
+	# The root sees the copy at /mnt/rpcrdma; objtool reads /proc.
+	mkdir -p "$root/mnt/rpcrdma" "$root/proc"
+	cleanup() {
+		umount "$root/mnt/rpcrdma" 2>/dev/null || true
+		umount "$root/proc" 2>/dev/null || true
+	}
+	trap cleanup EXIT
+	mount --bind "$dst/src" "$root/mnt/rpcrdma"
+	mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
+	build=(chroot "$root" make -C "${kdir#"$root"}" M=/mnt/rpcrdma)
+else
+	build=(make -C "$kdir" M="$dst/src")
+fi
+if ! "${build[@]}" "$@" modules >"$dst.log" 2>&1; then
 	cat "$dst.log" >&2
 	die "building rpcrdma.ko for the $flavour kernel failed"
 fi

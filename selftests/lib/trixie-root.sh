@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# trixie-root.sh: a Debian 13 (trixie) root to build rpcrdma.ko for
+# Debian's 7.2 kernel in, made once under $RPCRDMA_CACHE/trixie-root and
+# kept; prints its path.  Debian's 7.2 headers (trixie-backports) build
+# with gcc-14, and their kbuild tools need glibc 2.38 and pahole 1.30:
+# none is in Debian 12.  A machine that runs trixie builds with plain
+# "make KDIR=/usr/src/linux-headers-ABI" instead.
+#
+# The archive is the one this machine's apt sources name (the URI
+# qemu-backports.sh --mirror prints; DEBIAN_MIRROR overrides it).  The
+# root gets the newest linux-headers-7.2.N+deb13-amd64 there and what it
+# depends on (gcc-14, the 7.2 kbuild tools); the root's .complete names
+# that ABI.  A complete root is used as it is, without the network.
+#
+#   trixie-root.sh          make the root if need be, print its path
+#   trixie-root.sh --abi    the 7.2 ABI whose headers the root holds
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+root=$RPCRDMA_CACHE/trixie-root
+
+if [ -s "$root/.complete" ]; then
+	if [ "${1:-}" = --abi ]; then
+		cat "$root/.complete"
+	else
+		echo "$root"
+	fi
+	exit 0
+fi
+[ "$(id -u)" = 0 ] || die "making the trixie root needs root (debootstrap)"
+command -v debootstrap >/dev/null || die "debootstrap is missing (make deps)"
+mirror=${DEBIAN_MIRROR:-$("$(dirname "$0")/qemu-backports.sh" --mirror)} ||
+	die "no Debian archive in this machine's apt sources"
+
+rm -rf "$root"
+mkdir -p "$root"
+echo "trixie-root: debootstrap trixie into $root" >&2
+debootstrap --variant=minbase trixie "$root" "$mirror" >"$root.log" 2>&1 ||
+	{ tail -n 20 "$root.log" >&2; die "debootstrap failed ($root.log)"; }
+echo "deb $mirror trixie-backports main" \
+	>"$root/etc/apt/sources.list.d/backports.list"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+chroot "$root" apt-get update -q >>"$root.log" 2>&1 ||
+	{ tail -n 20 "$root.log" >&2; die "apt-get update in the trixie root failed"; }
+hdr=$(chroot "$root" apt-cache pkgnames linux-headers-7.2. |
+      grep -E '^linux-headers-7\.2\.[0-9]+\+deb13-amd64$' | sort -V | tail -n 1)
+[ -n "$hdr" ] || die "no linux-headers-7.2.*+deb13-amd64 in trixie-backports"
+if ! chroot "$root" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install \
+	-y -q --no-install-recommends make $hdr" >>"$root.log" 2>&1; then
+	tail -n 20 "$root.log" >&2
+	die "installing $hdr in the trixie root failed ($root.log)"
+fi
+echo "${hdr#linux-headers-}" >"$root/.complete"
+if [ "${1:-}" = --abi ]; then
+	cat "$root/.complete"
+else
+	echo "$root"
+fi
