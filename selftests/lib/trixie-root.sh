@@ -16,17 +16,40 @@
 #
 #   trixie-root.sh          make the root if need be, print its path
 #   trixie-root.sh --abi    the 7.2 ABI whose headers the root holds
+#   trixie-root.sh --kernel the same as the first, and the root holds
+#                           that kernel too, for guests: its image
+#                           (usr/lib/modules/ABI/vmlinuz.unsigned, from
+#                           linux-binary-unsigned-ABI) and its modules
+#                           (linux-modules-ABI), unpacked in the root, not
+#                           on the machine
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 root=$RPCRDMA_CACHE/trixie-root
 
-if [ -s "$root/.complete" ]; then
+# print_result: what the command line asked for.
+print_result() {
+	local abi
+
+	abi=$(cat "$root/.complete")
+	if [ "${1:-}" = --kernel ] &&
+	   [ ! -e "$root/usr/lib/modules/$abi/vmlinuz.unsigned" ]; then
+		echo "trixie-root: installing the $abi kernel in $root" >&2
+		chroot "$root" sh -c "DEBIAN_FRONTEND=noninteractive apt-get \
+			install -y -q --no-install-recommends \
+			linux-binary-unsigned-$abi linux-modules-$abi" \
+			>>"$root.log" 2>&1 ||
+			{ tail -n 20 "$root.log" >&2; die "installing the $abi kernel failed"; }
+	fi
 	if [ "${1:-}" = --abi ]; then
-		cat "$root/.complete"
+		echo "$abi"
 	else
 		echo "$root"
 	fi
+}
+
+if [ -s "$root/.complete" ]; then
+	print_result "${1:-}"
 	exit 0
 fi
 [ "$(id -u)" = 0 ] || die "making the trixie root needs root (debootstrap)"
@@ -53,8 +76,4 @@ if ! chroot "$root" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install \
 	die "installing $hdr in the trixie root failed ($root.log)"
 fi
 echo "${hdr#linux-headers-}" >"$root/.complete"
-if [ "${1:-}" = --abi ]; then
-	cat "$root/.complete"
-else
-	echo "$root"
-fi
+print_result "${1:-}"

@@ -3,7 +3,7 @@
 #
 # Boot one QEMU guest, run a script inside it and return its exit status.
 #
-#   vm.sh --kernel debian|test|PATH --script FILE --out DIR [options]
+#   vm.sh --kernel debian|debian-7.2|test|PATH --script FILE --out DIR [options]
 #
 # The guest sees the host's root read-only over 9p with a tmpfs overlay on
 # top and DIR read-write at /out; it leaves console.log, log (the script's
@@ -74,11 +74,23 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$kernel" ] && [ -n "$script" ] && [ -n "$out" ] ||
-	die "usage: vm.sh --kernel debian|test|PATH --script FILE --out DIR [...]"
+	die "usage: vm.sh --kernel debian|debian-7.2|test|PATH --script FILE --out DIR [...]"
 
 # Resolve the kernel image, its release and where its modules are.
+# RPCRDMA_KERNEL=7.2 runs Debian's 7.2 wherever Debian's kernel is asked
+# for (testing.rst).
 moddir=
+[ "$kernel" != debian ] || [ "${RPCRDMA_KERNEL:-6.12}" = 6.12 ] ||
+	kernel=debian-${RPCRDMA_KERNEL}
 case "$kernel" in
+debian-7.2)
+	troot=$("$(dirname "$0")/trixie-root.sh" --kernel) ||
+		die "no Debian 7.2 kernel (selftests/lib/trixie-root.sh)"
+	release=$(cat "$troot/.complete")
+	image="$troot/usr/lib/modules/$release/vmlinuz.unsigned"
+	modroot=$troot
+	moddir="$troot/usr/lib/modules/$release"
+	;;
 debian)
 	release=$(debian_kernel_release) || die "linux-image-6.12-amd64 is not installed"
 	image="/boot/vmlinuz-$release"
@@ -110,7 +122,7 @@ cp "$script" "$gdir/script.sh"
 # Which kernel the guest runs: rxe_crash (crash.sh) retries a crash only
 # on Debian's.
 case "$kernel" in
-debian | test) echo "$kernel $release" ;;
+debian | debian-7.2 | test) echo "$kernel $release" ;;
 *) echo "path $release" ;;
 esac >"$gdir/kernel"
 
