@@ -38,14 +38,14 @@ install)
 		--exclude='.*.cmd' -cf - .) | tar -C "$src" -xf -
 	dkms add -m rpcrdma -v "$ver"
 	built=0
-	for kdir in /lib/modules/6.12*; do
+	for kdir in /lib/modules/6.12* /lib/modules/7.2.*; do
 		k=$(basename "$kdir")
 		[ -d "$kdir/build" ] || continue
 		dkms install -m rpcrdma -v "$ver" -k "$k"
 		built=$((built + 1))
 	done
 	[ "$built" -gt 0 ] || {
-		echo "no 6.12 kernel with headers installed (make deps)" >&2
+		echo "no 6.12 or 7.2 kernel with headers installed (make deps)" >&2
 		exit 1
 	}
 	dkms status -m rpcrdma

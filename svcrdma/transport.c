@@ -7,6 +7,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <linux/module.h>
+#include <rpcrdma/compat.h>
 
 #include "server.h"
 #include "trace.h"
@@ -81,7 +82,7 @@ struct svc_xprt_class srdma_class = {
 	.xcl_name	= "rdma",
 	.xcl_owner	= THIS_MODULE,
 	.xcl_ops	= &srdma_ops,
-	.xcl_max_payload = RPCSVC_MAXPAYLOAD,
+	.xcl_max_payload = RPCRDMA_SVC_MAX_PAYLOAD,
 	.xcl_ident	= XPRT_TRANSPORT_RDMA,
 };
 

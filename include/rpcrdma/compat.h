@@ -11,6 +11,8 @@
 
 #include <linux/gfp.h>
 #include <linux/lwq.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
 #include <linux/sunrpc/bc_xprt.h>
 #include <linux/sunrpc/svc.h>
 #include <linux/sunrpc/xprt.h>
@@ -19,6 +21,14 @@
 #ifndef alloc_pages_bulk
 #define alloc_pages_bulk(gfp, nr, pages) alloc_pages_bulk_array(gfp, nr, pages)
 #endif
+
+/*
+ * The largest payload the server offers nfsd: sunrpc's, 1 MiB up to
+ * 6.x, 4 MiB in 7.x.  Held at 1 MiB: the Read budget, the queue sizing
+ * and the hostile-peer cases are made and tested for 1 MiB Calls.
+ */
+#define RPCRDMA_SVC_MAX_PAYLOAD \
+	MIN(RPCSVC_MAXPAYLOAD, SZ_1M)
 
 /*
  * The namespace of EXPORT_SYMBOL_IF_KUNIT(), as MODULE_IMPORT_NS() takes
