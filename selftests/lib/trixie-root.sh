@@ -71,7 +71,9 @@ hdr=$(chroot "$root" apt-cache pkgnames linux-headers-7.2. |
       grep -E '^linux-headers-7\.2\.[0-9]+\+deb13-amd64$' | sort -V | tail -n 1)
 [ -n "$hdr" ] || die "no linux-headers-7.2.*+deb13-amd64 in trixie-backports"
 if ! chroot "$root" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install \
-	-y -q --no-install-recommends make $hdr" >>"$root.log" 2>&1; then
+	-y -q --no-install-recommends make gcc-14 binutils \
+	libc6-dev libelf-dev libssl-dev pahole bc bison flex kmod python3 \
+	cpio xz-utils $hdr" >>"$root.log" 2>&1; then
 	tail -n 20 "$root.log" >&2
 	die "installing $hdr in the trixie root failed ($root.log)"
 fi
