@@ -91,29 +91,30 @@ else
 	count 1 "the Makefile works without a kernel tree"
 fi
 
+# build_check FLAVOUR WHAT MAKE-OPTIONS...: build rpcrdma.ko for FLAVOUR
+# (build-module.sh) and count it: any warning or error fails.
+build_check() {
+	local flavour=$1 what=$2 ko warnings
+
+	shift 2
+	rm -rf "$RPCRDMA_TOP/build/$flavour"
+	if ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$flavour" "$@" \
+		2>"$log/build-$flavour.err"); then
+		warnings=$(grep -E 'warning:|error:' "$RPCRDMA_TOP/build/$flavour.log")
+		[ -z "$warnings" ] || echo "$warnings"
+		[ -z "$warnings" ]
+		count $? "$what is warning-free ($ko)"
+	else
+		cat "$log/build-$flavour.err"
+		count 1 "$what"
+	fi
+}
+
 echo "== build: W=1, sparse, against Debian's headers"
-rm -rf "$RPCRDMA_TOP/build/debian"
-if ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian W=1 C=2 2>"$log/build.err"); then
-	warnings=$(grep -E 'warning:|error:' "$RPCRDMA_TOP/build/debian.log")
-	[ -z "$warnings" ] || echo "$warnings"
-	[ -z "$warnings" ]
-	count $? "build with W=1 and C=2 (sparse) is warning-free ($ko)"
-else
-	cat "$log/build.err"
-	count 1 "build with W=1 and C=2 (sparse)"
-fi
+build_check debian "build with W=1 and C=2 (sparse)" W=1 C=2
 
 echo "== build: W=1 against Debian's 7.2 headers (in a trixie root)"
-rm -rf "$RPCRDMA_TOP/build/debian-7.2"
-if ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" debian-7.2 W=1 2>"$log/build-7.2.err"); then
-	warnings=$(grep -E 'warning:|error:' "$RPCRDMA_TOP/build/debian-7.2.log")
-	[ -z "$warnings" ] || echo "$warnings"
-	[ -z "$warnings" ]
-	count $? "build for 7.2 with W=1 is warning-free ($ko)"
-else
-	cat "$log/build-7.2.err"
-	count 1 "build for 7.2 with W=1"
-fi
+build_check debian-7.2 "build for 7.2 with W=1" W=1
 
 echo "== checkpatch --strict"
 "$RPCRDMA_TOP/selftests/lib/checkpatch.sh" >"$log/checkpatch.log" 2>&1
