@@ -17,13 +17,13 @@ has() {
 # 6.13: module namespaces are string literals.
 has kunit/visibility.h '"EXPORTED_FOR_KUNIT_TESTING"' &&
 	echo -DRPCRDMA_HAVE_NS_STRING
-# 6.18: a KUnit parameter generator is given its test.
+# 7.2: a KUnit parameter generator is given its test.
 has kunit/test.h 'generate_params)(struct kunit *test' &&
 	echo -DRPCRDMA_HAVE_KUNIT_GEN_TEST
-# 6.16: a thread's Call and Reply pages are two arrays of its own.
+# 7.2: a thread's Call and Reply pages are two arrays of its own.
 has linux/sunrpc/svc.h 'rq_pages_nfree' &&
 	echo -DRPCRDMA_HAVE_SPLIT_RQ_PAGES
-# 7.x: sunrpc hands a backchannel Call to the callback service itself,
+# 7.2: sunrpc hands a backchannel Call to the callback service itself,
 # under the lock that its shutdown takes.
 has linux/sunrpc/bc_xprt.h 'void xprt_enqueue_bc_request(' &&
 	echo -DRPCRDMA_HAVE_XPRT_ENQUEUE_BC_REQUEST

@@ -23,8 +23,8 @@
 #endif
 
 /*
- * The largest payload the server offers nfsd: sunrpc's, 1 MiB up to
- * 6.x, 4 MiB in 7.x.  Held at 1 MiB: the Read budget, the queue sizing
+ * The largest payload the server offers nfsd: sunrpc's, 1 MiB in 6.12,
+ * 4 MiB in 7.2.  Held at 1 MiB: the Read budget, the queue sizing
  * and the hostile-peer cases are made and tested for 1 MiB Calls.
  */
 #define RPCRDMA_SVC_MAX_PAYLOAD \
@@ -41,8 +41,8 @@
 #endif
 
 /*
- * The parameters of a hand-written KUnit parameter generator: from
- * 6.18 it is given its test first.
+ * The parameters of a hand-written KUnit parameter generator: in 7.2
+ * it is given its test first.
  */
 #ifdef RPCRDMA_HAVE_KUNIT_GEN_TEST
 #define RPCRDMA_KUNIT_GEN_ARGS struct kunit *test, const void *prev, char *desc
@@ -54,10 +54,10 @@
  * rpcrdma_svc_reply_pages_reset - an empty reply, before a Call
  * @rqstp: the thread's request
  *
- * Up to 6.15 a thread's pages are one array, the reply's after the
- * Call's: the reply starts at its first page, as the Call here never
- * uses the array (rq_arg points into the Receive or the Read's pages).
- * From 6.16 the reply has an array of its own, which stays.
+ * In 6.12 a thread's pages are one array, the reply's after the Call's:
+ * the reply starts at its first page, as the Call here never uses the
+ * array (rq_arg points into the Receive or the Read's pages).  In 7.2
+ * the reply has an array of its own, which stays.
  */
 static inline void rpcrdma_svc_reply_pages_reset(struct svc_rqst *rqstp)
 {
@@ -71,9 +71,9 @@ static inline void rpcrdma_svc_reply_pages_reset(struct svc_rqst *rqstp)
  * rpcrdma_svc_reply_pages_taken - the reply's pages went to a Send
  * @rqstp: the thread's request, its reply pages NULL now
  *
- * Up to 6.15 svc_alloc_arg() refills every NULL page and the release of
+ * In 6.12 svc_alloc_arg() refills every NULL page and the release of
  * [rq_respages, rq_next_page) does not skip NULLs: the range is emptied.
- * From 6.16 only the NULLs of that range are refilled: it stays.
+ * In 7.2 only the NULLs of that range are refilled: it stays.
  */
 static inline void rpcrdma_svc_reply_pages_taken(struct svc_rqst *rqstp)
 {
@@ -88,7 +88,7 @@ static inline void rpcrdma_svc_reply_pages_taken(struct svc_rqst *rqstp)
  * @bc_serv: the service, as read before the Call was built
  *
  * Takes a reference on the transport and a backchannel slot, which
- * ->bc_free_rqst gives back.  Where sunrpc does it (7.x), it rereads
+ * ->bc_free_rqst gives back.  Where sunrpc does it (7.2), it rereads
  * the service under the lock its shutdown takes and frees the request
  * if the service is gone; before, the service outlives its transports'
  * Calls by the order of NFS's shutdown.
