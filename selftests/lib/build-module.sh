@@ -16,8 +16,7 @@ set -euo pipefail
 flavour=${1:?usage: build-module.sh debian|debian-7.2|test [make options]}
 shift
 # RPCRDMA_KERNEL=7.2: Debian's kernel is its 7.2 (as in vm.sh).
-[ "$flavour" != debian ] || [ "${RPCRDMA_KERNEL:-6.12}" = 6.12 ] ||
-	flavour=debian-${RPCRDMA_KERNEL}
+[ "$flavour" != debian ] || flavour=$(debian_kind)
 root=
 case "$flavour" in
 debian-7.2)

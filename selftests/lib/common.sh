@@ -14,6 +14,16 @@ debian_pkg_version() {
 	dpkg-query -W -f='${Version}' "$1" 2>/dev/null
 }
 
+# debian_kind: what "Debian's kernel" is in this run, for vm.sh and
+# build-module.sh: debian (6.12), or debian-7.2 with RPCRDMA_KERNEL=7.2.
+debian_kind() {
+	if [ "${RPCRDMA_KERNEL:-6.12}" = 6.12 ]; then
+		echo debian
+	else
+		echo "debian-$RPCRDMA_KERNEL"
+	fi
+}
+
 # The kernel release Debian's 6.12 image and headers resolve to, from the
 # metapackages rather than a hard-coded number: 6.12.117+deb12-amd64.
 debian_kernel_release() {

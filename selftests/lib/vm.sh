@@ -80,8 +80,7 @@ done
 # RPCRDMA_KERNEL=7.2 runs Debian's 7.2 wherever Debian's kernel is asked
 # for (testing.rst).
 moddir=
-[ "$kernel" != debian ] || [ "${RPCRDMA_KERNEL:-6.12}" = 6.12 ] ||
-	kernel=debian-${RPCRDMA_KERNEL}
+[ "$kernel" != debian ] || kernel=$(debian_kind)
 case "$kernel" in
 debian-7.2)
 	troot=$("$(dirname "$0")/trixie-root.sh" --kernel) ||
