@@ -353,7 +353,8 @@ static struct xrdma_mr *crt_mr_over(struct kunit *test, struct crt *t,
 				    void *kaddr, unsigned int len,
 				    enum dma_data_direction dir)
 {
-	struct xrdma_mr *mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
+	struct xrdma_mr *mr = kunit_kzalloc(test, struct_size(mr, sg, 1),
+					    GFP_KERNEL);
 	struct xrdma_ep *ep = kunit_kzalloc(test, sizeof(*ep), GFP_KERNEL);
 
 	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
@@ -366,7 +367,7 @@ static struct xrdma_mr *crt_mr_over(struct kunit *test, struct crt *t,
 	mr->ibmr = kunit_kzalloc(test, sizeof(*mr->ibmr), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mr->ibmr);
 	mr->ep = ep;
-	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
+	sg_init_table(mr->sg, 1);
 	sg_set_page(&mr->sg[0], virt_to_page(kaddr), len,
 		    offset_in_page(kaddr));
 	mr->nents = 1;

@@ -109,7 +109,8 @@ static struct dbt_call dbt_call(struct kunit *test, struct dbt *t, u8 fill)
 {
 	struct dbt_call c = {};
 	struct xrdma_ep *ep = kunit_kzalloc(test, sizeof(*ep), GFP_KERNEL);
-	struct xrdma_mr *mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
+	struct xrdma_mr *mr = kunit_kzalloc(test, struct_size(mr, sg, 1),
+					    GFP_KERNEL);
 
 	c.req = kunit_kzalloc(test, sizeof(*c.req), GFP_KERNEL);
 	c.page = alloc_page(GFP_KERNEL | __GFP_ZERO);

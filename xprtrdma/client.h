@@ -176,7 +176,7 @@ struct xrdma_plan {
  * @ibmr: the verbs MR
  * @ep: owning endpoint
  * @req: request this MR is lent to, or NULL
- * @sg: scatterlist describing the registered memory
+ * @sg: scatterlist of the registered memory: @ep's mr_depth entries
  * @nents: entries of @sg in use (0 if not DMA-mapped)
  * @dir: DMA direction of the mapping
  * @reg_wr: FastReg work request
@@ -197,7 +197,6 @@ struct xrdma_mr {
 	struct ib_mr *ibmr;
 	struct xrdma_ep *ep;
 	struct xrdma_req *req;
-	struct scatterlist sg[XRDMA_MAX_DATA_PAGES + 1];
 	int nents;
 	enum dma_data_direction dir;
 	struct ib_reg_wr reg_wr;
@@ -208,6 +207,7 @@ struct xrdma_mr {
 	struct rpcrdma_segment seg;
 	bool remote_invalidated;
 	bool cpu_owns;
+	struct scatterlist sg[];
 };
 
 /**

@@ -48,7 +48,8 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 
 	/* We may be called while the RPC layer writes back or swaps out. */
 	flags = memalloc_noio_save();
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	/* One entry per page: a run covers at most mr_depth pages. */
+	mr = kzalloc(struct_size(mr, sg, ep->mr_depth), GFP_KERNEL);
 	if (!mr)
 		goto out;
 	ibmr = ib_alloc_mr(ep->ib.pd, IB_MR_TYPE_MEM_REG, ep->mr_depth);
@@ -67,7 +68,7 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	mr->li_cqe.done = xrdma_mr_inv_done;
 	rpcrdma_cid_init(&mr->cid, ep->ib.send_cq, ibmr->res.id);
 	/* Once: each registration sets the entries it uses and their count. */
-	sg_init_table(mr->sg, ARRAY_SIZE(mr->sg));
+	sg_init_table(mr->sg, ep->mr_depth);
 	INIT_LIST_HEAD(&mr->node);
 	atomic_long_inc(&ep->rx->stats.mrs_allocated);
 out:
