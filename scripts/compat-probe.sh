@@ -27,4 +27,9 @@ has linux/sunrpc/svc.h 'rq_pages_nfree' &&
 # under the lock that its shutdown takes.
 has linux/sunrpc/bc_xprt.h 'void xprt_enqueue_bc_request(' &&
 	echo -DRPCRDMA_HAVE_XPRT_ENQUEUE_BC_REQUEST
+# The stock server's default credit limit (64 in 6.12, 128 in 7.2), which
+# ours takes as its own default max_requests.
+n=$(sed -n 's/^[[:space:]]*RPCRDMA_MAX_REQUESTS[[:space:]]*=[[:space:]]*\([0-9][0-9]*\),.*/\1/p' \
+	"$t/include/linux/sunrpc/svc_rdma.h" 2>/dev/null | head -n 1)
+[ -z "$n" ] || echo "-DRPCRDMA_STOCK_SVC_REQUESTS=$n"
 exit 0

@@ -26,6 +26,7 @@
 #include <rdma/rw.h>
 
 #include <rpcrdma/cid.h>
+#include <rpcrdma/compat.h>
 #include <rpcrdma/conn_table.h>
 #include <rpcrdma/send.h>
 #include <rpcrdma/xdr_range.h>
@@ -35,7 +36,7 @@
 #include "svcrdma.h"
 
 /* Tunables (sysctl.c): defaults and ranges. */
-#define SRDMA_DEF_REQUESTS	64
+#define SRDMA_DEF_REQUESTS	RPCRDMA_SVC_DEF_REQUESTS	/* compat.h */
 #define SRDMA_MIN_REQUESTS	16
 #define SRDMA_MAX_REQUESTS	1024
 /*

@@ -24,11 +24,22 @@
 
 /*
  * The largest payload the server offers nfsd: sunrpc's, 1 MiB in 6.12,
- * 4 MiB in 7.2.  Held at 1 MiB: the Read budget, the queue sizing
- * and the hostile-peer cases are made and tested for 1 MiB Calls.
+ * 4 MiB in 7.2.  nfsd's max_block_size picks what it uses of it; the
+ * queues and the Read budget are sized from sv_max_mesg.  (The client
+ * is held by the NFS client's NFS_MAX_FILE_IO_SIZE, 1 MiB in both.)
  */
-#define RPCRDMA_SVC_MAX_PAYLOAD \
-	MIN(RPCSVC_MAXPAYLOAD, SZ_1M)
+#define RPCRDMA_SVC_MAX_PAYLOAD	RPCSVC_MAXPAYLOAD
+
+/*
+ * The server's default max_requests: the stock server's default credit
+ * limit in the target kernel (svc_rdma.h, read by compat-probe.sh), 64
+ * in 6.12 and 128 in 7.2.
+ */
+#ifdef RPCRDMA_STOCK_SVC_REQUESTS
+#define RPCRDMA_SVC_DEF_REQUESTS	RPCRDMA_STOCK_SVC_REQUESTS
+#else
+#define RPCRDMA_SVC_DEF_REQUESTS	64
+#endif
 
 /*
  * The namespace of EXPORT_SYMBOL_IF_KUNIT(), as MODULE_IMPORT_NS() takes
