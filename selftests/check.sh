@@ -10,7 +10,8 @@
 #      reads documented, the list of selftests in Documentation/ as their
 #      headers say, and the unit tests of the bench's arithmetic and of
 #      its instruction counter;
-#   3. KUnit in the debug test kernel (each test case counts);
+#   3. KUnit in the debug test kernels built from 6.12's and 7.2's
+#      sources (each test case counts, on each kernel);
 #   4. the QEMU selftests (each test counts).
 # Ends with "N passed, N failed" (CI reads that last line), after a line
 # "N skipped"; exits non-zero on any failure.  Each skipped KUnit case or
@@ -36,7 +37,7 @@ add_counts() {
 	local line p f s names n name
 
 	case "$2" in
-	kunit)
+	kunit | kunit-7.2)
 		line=$(tail -n 1 "$1" | sed -En \
 			's/^kunit: [0-9]+ suites, ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p')
 		names=$(sed -n 's/^kunit: skipped //p' "$1") ;;
@@ -164,6 +165,18 @@ fi
 echo "== KUnit"
 "$RPCRDMA_TOP/selftests/kunit.sh" 2>&1 | tee "$log/kunit.log"
 add_counts "$log/kunit.log" "kunit"
+
+echo "== test kernel and KUnit on 7.2"
+if RPCRDMA_KERNEL=7.2 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" \
+	>"$log/kernel-7.2.log" 2>&1; then
+	count 0 "7.2 test kernel $(cat "$(test_kernel_dir 7.2)/release") is built"
+	RPCRDMA_KERNEL=7.2 KUNIT_OUT="$RPCRDMA_TOP/build/kunit-7.2" \
+		"$RPCRDMA_TOP/selftests/kunit.sh" 2>&1 | tee "$log/kunit-7.2.log"
+	add_counts "$log/kunit-7.2.log" "kunit-7.2"
+else
+	cat "$log/kernel-7.2.log"
+	count 1 "7.2 test kernel build"
+fi
 
 echo "== selftests"
 "$RPCRDMA_TOP/selftests/run.sh" 2>&1 | tee "$log/selftests.log"

@@ -16,7 +16,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-out=${KUNIT_OUT:-$RPCRDMA_TOP/build/kunit}
+out=$(realpath -m "${KUNIT_OUT:-$RPCRDMA_TOP/build/kunit}")
 kdir=$("$RPCRDMA_TOP/selftests/lib/build-kernel.sh")
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" test W=1)
 srcdir=$(readlink -f "$kdir/build/source")

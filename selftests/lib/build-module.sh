@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-module.sh debian|debian-7.2|test [make options...]
+# build-module.sh debian|debian-7.2|test|test-7.2 [make options...]
 #
 # Build rpcrdma.ko for Debian's 6.12 kernel, Debian's 7.2 kernel (in the
 # trixie root of trixie-root.sh, whose tools those headers need) or the
-# test kernel, each in its own copy of the sources under build/<flavour>
+# test kernel built from either version's source (build-kernel.sh), each in its own copy of the sources under build/<flavour>
 # (Kbuild puts objects next to the sources, so one tree cannot hold two
 # builds).  The build log is build/<flavour>.log; prints the path of the
 # module.
@@ -13,10 +13,12 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-flavour=${1:?usage: build-module.sh debian|debian-7.2|test [make options]}
+flavour=${1:?usage: build-module.sh debian|debian-7.2|test|test-7.2 [make options]}
 shift
-# RPCRDMA_KERNEL=7.2: Debian's kernel is its 7.2 (as in vm.sh).
+# RPCRDMA_KERNEL=7.2: Debian's kernel is its 7.2, and the test kernel the
+# one built from its source (as in vm.sh).
 [ "$flavour" != debian ] || flavour=$(debian_kind)
+[ "$flavour" != test ] || flavour=$(test_kind)
 root=
 case "$flavour" in
 debian-7.2)
@@ -27,8 +29,12 @@ debian)
 	rel=$(debian_kernel_release) || die "linux-image-6.12-amd64 is not installed"
 	kdir="/usr/src/linux-headers-$rel"
 	;;
-test)
-	kdir="$(test_kernel_dir)/build" || die "no test kernel: run make test-kernel"
+test | test-7.2)
+	ver=6.12
+	[ "$flavour" = test ] || ver=${flavour#test-}
+	kdir=$(test_kernel_dir "$ver") ||
+		die "no $ver test kernel: run RPCRDMA_KERNEL=$ver make test-kernel"
+	kdir="$kdir/build"
 	;;
 *) die "unknown flavour $flavour" ;;
 esac

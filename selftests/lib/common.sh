@@ -42,10 +42,35 @@ debian_vmlinuz() {
 	[ -r "/boot/vmlinuz-$rel" ] && echo "/boot/vmlinuz-$rel"
 }
 
-# Directory of the test kernel currently in the cache (see build-kernel.sh).
-test_kernel_dir() {
-	local dir="$RPCRDMA_CACHE/kernel/current"
+# svc_max_payload: the largest READ or WRITE payload sunrpc lets nfsd have
+# (RPCSVC_MAXPAYLOAD) in this run's kernel: 1 MiB in 6.12, 4 MiB in 7.2.
+svc_max_payload() {
+	if [ "${RPCRDMA_KERNEL:-6.12}" = 6.12 ]; then
+		echo 1048576
+	else
+		echo 4194304
+	fi
+}
 
+# test_kind: the debug test kernel of this run, for vm.sh and
+# build-module.sh: test (built from linux-source-6.12), or test-7.2 (from
+# linux-source-7.2) with RPCRDMA_KERNEL=7.2.
+test_kind() {
+	if [ "${RPCRDMA_KERNEL:-6.12}" = 6.12 ]; then
+		echo test
+	else
+		echo "test-$RPCRDMA_KERNEL"
+	fi
+}
+
+# test_kernel_dir [VERSION]: the directory of the test kernel built from
+# VERSION's linux-source (default: RPCRDMA_KERNEL's, 6.12), see
+# build-kernel.sh.
+test_kernel_dir() {
+	local ver=${1:-${RPCRDMA_KERNEL:-6.12}} dir
+
+	dir="$RPCRDMA_CACHE/kernel/current"
+	[ "$ver" = 6.12 ] || dir="$dir-$ver"
 	[ -e "$dir/ready" ] || return 1
 	readlink -f "$dir"
 }
@@ -79,6 +104,8 @@ guest_qemu() {
 }
 
 # Tests that only make stress runs: harness checks of the stock module
-# alone on the debug kernel, which test none of our code, and the
-# server link flap on siw (six minutes on the debug kernel).
-STRESS_ONLY_TESTS="35-nfs-stock-loopback-debug 45-nfs-stock-mixed-kernels 92-siw-server-link-flap"
+# alone on the debug kernel, which test none of our code, the server
+# link flap on siw (six minutes on the debug kernel), and the hostile
+# suites and forced disconnects on 7.2 (make check runs them on 6.12,
+# and KUnit and the interop tests on both).
+STRESS_ONLY_TESTS="35-nfs-stock-loopback-debug 45-nfs-stock-mixed-kernels 71-hostile-peer-7.2 76-hostile-server-7.2 92-siw-server-link-flap 93-forced-disconnects-7.2"

@@ -14,6 +14,7 @@
 # depends on (gcc-14, the 7.2 kbuild tools); the root's .complete names
 # that ABI.  A complete root is used as it is, without the network.
 #
+# Options combine (--kernel --abi installs the kernel, prints the ABI):
 #   trixie-root.sh          make the root if need be, print its path
 #   trixie-root.sh --abi    the 7.2 ABI whose headers the root holds
 #   trixie-root.sh --kernel the same as the first, and the root holds
@@ -22,17 +23,31 @@
 #                           linux-binary-unsigned-ABI) and its modules
 #                           (linux-modules-ABI), unpacked in the root, not
 #                           on the machine
+#   trixie-root.sh --source the same as the first, and the root holds
+#                           linux-source-7.2 of that kernel's version
+#                           (usr/src/linux-source-7.2.tar.xz), which
+#                           build-kernel.sh makes the 7.2 test kernel from
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 root=$RPCRDMA_CACHE/trixie-root
+
+want_kernel=0 want_source=0 want_abi=0
+for arg in "$@"; do
+	case "$arg" in
+	--kernel) want_kernel=1 ;;
+	--source) want_source=1 ;;
+	--abi) want_abi=1 ;;
+	*) die "usage: trixie-root.sh [--abi] [--kernel] [--source]" ;;
+	esac
+done
 
 # print_result: what the command line asked for.
 print_result() {
 	local abi
 
 	abi=$(cat "$root/.complete")
-	if [ "${1:-}" = --kernel ] &&
+	if [ "$want_kernel" = 1 ] &&
 	   [ ! -e "$root/usr/lib/modules/$abi/vmlinuz.unsigned" ]; then
 		echo "trixie-root: installing the $abi kernel in $root" >&2
 		chroot "$root" sh -c "DEBIAN_FRONTEND=noninteractive apt-get \
@@ -41,7 +56,19 @@ print_result() {
 			>>"$root.log" 2>&1 ||
 			{ tail -n 20 "$root.log" >&2; die "installing the $abi kernel failed"; }
 	fi
-	if [ "${1:-}" = --abi ]; then
+	if [ "$want_source" = 1 ] &&
+	   [ ! -e "$root/usr/src/linux-source-7.2.tar.xz" ]; then
+		# The source of the very kernel the guests boot: the headers'
+		# package version.
+		pkgver=$(chroot "$root" dpkg-query -W -f='${Version}' \
+			"linux-headers-$abi")
+		echo "trixie-root: installing linux-source-7.2 $pkgver in $root" >&2
+		chroot "$root" sh -c "DEBIAN_FRONTEND=noninteractive apt-get \
+			install -y -q --no-install-recommends \
+			linux-source-7.2=$pkgver" >>"$root.log" 2>&1 ||
+			{ tail -n 20 "$root.log" >&2; die "installing linux-source-7.2 failed"; }
+	fi
+	if [ "$want_abi" = 1 ]; then
 		echo "$abi"
 	else
 		echo "$root"
@@ -49,7 +76,7 @@ print_result() {
 }
 
 if [ -s "$root/.complete" ]; then
-	print_result "${1:-}"
+	print_result
 	exit 0
 fi
 [ "$(id -u)" = 0 ] || die "making the trixie root needs root (debootstrap)"
@@ -78,4 +105,4 @@ if ! chroot "$root" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install \
 	die "installing $hdr in the trixie root failed ($root.log)"
 fi
 echo "${hdr#linux-headers-}" >"$root/.complete"
-print_result "${1:-}"
+print_result

@@ -3,7 +3,7 @@
 #
 # Boot one QEMU guest, run a script inside it and return its exit status.
 #
-#   vm.sh --kernel debian|debian-7.2|test|PATH --script FILE --out DIR [options]
+#   vm.sh --kernel debian|debian-7.2|test|test-7.2|PATH --script FILE --out DIR [options]
 #
 # The guest sees the host's root read-only over 9p with a tmpfs overlay on
 # top and DIR read-write at /out; it leaves console.log, log (the script's
@@ -74,13 +74,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$kernel" ] && [ -n "$script" ] && [ -n "$out" ] ||
-	die "usage: vm.sh --kernel debian|debian-7.2|test|PATH --script FILE --out DIR [...]"
+	die "usage: vm.sh --kernel debian|debian-7.2|test|test-7.2|PATH --script FILE --out DIR [...]"
 
 # Resolve the kernel image, its release and where its modules are.
 # RPCRDMA_KERNEL=7.2 runs Debian's 7.2 wherever Debian's kernel is asked
 # for (testing.rst).
 moddir=
 [ "$kernel" != debian ] || kernel=$(debian_kind)
+[ "$kernel" != test ] || kernel=$(test_kind)
 case "$kernel" in
 debian-7.2)
 	troot=$("$(dirname "$0")/trixie-root.sh" --kernel) ||
@@ -95,8 +96,11 @@ debian)
 	image="/boot/vmlinuz-$release"
 	modroot=/
 	;;
-test)
-	kdir=$(test_kernel_dir) || die "no test kernel: run selftests/lib/build-kernel.sh"
+test | test-7.2)
+	ver=6.12
+	[ "$kernel" = test ] || ver=${kernel#test-}
+	kdir=$(test_kernel_dir "$ver") ||
+		die "no $ver test kernel: run RPCRDMA_KERNEL=$ver selftests/lib/build-kernel.sh"
 	release=$(cat "$kdir/release")
 	image="$kdir/bzImage"
 	modroot="$kdir/modroot"
@@ -121,7 +125,7 @@ cp "$script" "$gdir/script.sh"
 # Which kernel the guest runs: rxe_crash (crash.sh) retries a crash only
 # on Debian's.
 case "$kernel" in
-debian | debian-7.2 | test) echo "$kernel $release" ;;
+debian | debian-7.2 | test | test-7.2) echo "$kernel $release" ;;
 *) echo "path $release" ;;
 esac >"$gdir/kernel"
 
@@ -201,9 +205,13 @@ fi
 # crashed guest leaves (rxe_crash in crash.sh reads it).
 append="console=ttyS0 acpi=off reboot=t panic=-1 oops=panic loglevel=5"
 append+=" printk.devkmsg=on hung_task_panic=0 nokaslr"
-# allnoconfig leaves KUNIT_DEFAULT_ENABLED off: suites in modules run only
-# when KUnit is enabled at boot.
-[ "$kernel" != test ] || append+=" kunit.enable=1"
+# allnoconfig leaves KUNIT_DEFAULT_ENABLED off, and from 7.0 on
+# KUNIT_AUTORUN_ENABLED too: suites in modules run only when KUnit is
+# enabled at boot, and (7.2) asked to run them as they load.  6.12 has no
+# kunit.autorun and hands it to init, which ignores it.
+case "$kernel" in
+test | test-*) append+=" kunit.enable=1 kunit.autorun=1" ;;
+esac
 append+=$extra_append
 
 start=$(date +%s)
