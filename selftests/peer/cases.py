@@ -6,6 +6,7 @@ it sends; --only selects cases by key.
 """
 
 import dataclasses
+import random
 import time
 from typing import Callable
 
@@ -303,16 +304,18 @@ def write_to_read_back(runner, conn, xid, start, data):
     return None
 
 
-def call_with_chunks(runner, conn, xid, compound, label, **chunks):
+def call_with_chunks(runner, conn, xid, compound, label, timeout=None,
+                     **chunks):
     """Send a COMPOUND with arguments COMPOUND, inline, offering CHUNKS
-    (write_list, reply_chunk: see rdma_msg_with_read_chunks()).  Returns
-    (the answer, None), or (None, why there was none)."""
+    (write_list, reply_chunk: see rdma_msg_with_read_chunks()), and wait
+    TIMEOUT seconds (default --timeout) for the answer.  Returns (the
+    answer, None), or (None, why there was none)."""
     rpc = rpc_compound_call(xid) + compound
     for message in rdma_msg_with_read_chunks(xid, runner.args, [rpc], None,
                                              **chunks):
         if not conn.send(message):
             return None, 'could not send the COMPOUND'
-    event = conn.next_event(runner.args.timeout)
+    event = conn.next_event(timeout or runner.args.timeout)
     runner.note('%s: %s' % (label, describe(event)))
     if not isinstance(event, Message):
         return None, 'expected a reply, got ' + describe(event, False)
@@ -444,6 +447,65 @@ def read_in_reply_chunk(start, seed):
             return 'the READ in the Reply chunk did not return the data written'
         return None
     return run
+
+
+# Where in the chunk file the large-io case writes: past every other
+# case's bytes.
+LARGE_IO_START = 65536
+# How long its READ may take: 4 MiB read from tmpfs and placed by RDMA
+# Write took more than --timeout's 10 s on the 7.2 debug kernel under
+# TCG, and less than 60 s.
+LARGE_IO_TIMEOUT = 90
+
+
+def large_io(runner, conn, xid):
+    """Write --large-io bytes (the server's largest payload) with one
+    NFSv4 WRITE whose data is a Read chunk of one segment, then read
+    them back with one READ offered a Write chunk of one segment: the
+    server must take the whole WRITE (its count), place the whole READ
+    in the chunk (its Write list), and return the bytes written."""
+    size = runner.args.large_io
+    data = random.Random(size).randbytes(size)
+    conn.readable(size + 64)
+    lookups = op_lookups(runner.args.chunk_file)
+    ops = lookups + op_write_chunk(LARGE_IO_START, ReadChunk(data))
+    results, why = compound_call(runner, conn, xid, compound_parts(ops),
+                                 'a %d-byte WRITE in a Read chunk received'
+                                 % size)
+    if why:
+        return why
+    counts = [r.u32() for op, _, r in results if op == OP_WRITE]
+    if counts != [size]:
+        return 'WRITE counts %s, expected [%d]' % (counts, size)
+    runner.file_written(LARGE_IO_START, data)
+
+    xid += 0x100
+    mem = conn.writable(size + 64)
+    write_list, _ = write_chunks(mem, [[size]])
+    read = lookups + [op_read(LARGE_IO_START, size)]
+    event, why = call_with_chunks(runner, conn, xid, compound_args(read),
+                                  'a %d-byte READ with a Write chunk received'
+                                  % size, timeout=max(LARGE_IO_TIMEOUT,
+                                                      runner.args.timeout),
+                                  write_list=write_list)
+    if why:
+        return why
+    try:
+        proc, chunks, _, start_of_rpc = reply_chunk_lists(event.data)
+        status, results = compound_reply(event.data, start_of_rpc, xid,
+                                         reads_moved=True)
+    except ValueError as err:
+        return str(err)
+    if proc != RDMA_MSG:
+        return 'not an RDMA_MSG: ' + describe(event, False)
+    if status != NFS4_OK:
+        return 'READ: COMPOUND status %d' % status
+    written = [[length for _, length, _ in segs] for segs in chunks]
+    if written != [[size]]:
+        return 'Write list says %s written, expected [[%d]]' % (written, size)
+    if mem.read(size, 0) != data:
+        return 'the Write chunk does not hold the %d bytes written' % size
+    return None
 
 
 def read_big_file(runner, conn, xid, length, chunks, expect, label):
@@ -902,6 +964,10 @@ CASES = [
          'one host connecting from six IPv6 addresses of its /64 is one '
          'client for the credit budget',
          None, (), OWN, action=share_keys),
+    Case('large-io',
+         'NFSv4 WRITE of the server\'s largest payload in one Read chunk, '
+         'then a READ of it into one Write chunk',
+         None, (), OWN, action=large_io),
     Case('null',
          'positive control on a fresh connection after the attacks',
          null_call, (RPC_NULL_REPLY,), OWN),

@@ -234,10 +234,11 @@ class Connection:
         self.mr = MR(self.pd, RECV_COUNT * self.recv_size +
                      SEND_SLOTS * self.send_size, e.IBV_ACCESS_LOCAL_WRITE)
 
-    def readable(self):
-        """Memory the server may RDMA Read (registered on first use)."""
+    def readable(self, size=None):
+        """Memory the server may RDMA Read (registered on first use, of
+        SIZE bytes, default RemoteReadable.SIZE)."""
         if self.remote_mr is None:
-            self.remote_mr = RemoteReadable(self.pd)
+            self.remote_mr = RemoteReadable(self.pd, size)
         return self.remote_mr
 
     def writable(self, size=None):

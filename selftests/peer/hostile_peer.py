@@ -312,6 +312,9 @@ def parse_args():
     parser.add_argument('--big-file', default='background',
                         help='path below the NFSv4 root of a file of 64 KiB or '
                              'more, for the large-reply cases (default background)')
+    parser.add_argument('--large-io', type=int, default=1048576,
+                        help='bytes of the large-io case\'s WRITE and READ: '
+                             'the server\'s largest payload (default 1 MiB)')
     parser.add_argument('--chunk-expect', default=None,
                         help='write what that file must hold afterwards here')
     parser.add_argument('--sync-dir', default=None,

@@ -62,6 +62,9 @@ if [ "$kernel" = test ]; then
 	"$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
 fi
 ko=$("$RPCRDMA_TOP/selftests/lib/build-module.sh" "$kernel") || exit 1
+# The large-io case moves the largest payload nfsd may have: sunrpc's
+# (RPCSVC_MAXPAYLOAD), 1 MiB in 6.12 and 4 MiB in 7.2.
+large_io=$(svc_max_payload)
 exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel "$kernel" \
 	--server-script "$RPCRDMA_TOP/selftests/guest/nfs-server.sh" \
 	--server-env "SERVER_MODULE=${SERVER_MODULE:-ours}" \
@@ -73,6 +76,8 @@ exec "$RPCRDMA_TOP/selftests/lib/pair.sh" --out "$1" --server-kernel "$kernel" \
 	--server-env "EXPECT_READ_STALL=$rstall" \
 	--server-env "EXPECT_SHARE_KEYS=$keys" \
 	--server-env "READ_STALL_WATCH=$watch" \
+	--server-env "NFSD_MAX_BLOCK_SIZE=$large_io" \
+	--client-env "LARGE_IO=$large_io" \
 	--client-env "READ_STALL_SYNC=$watch" \
 	--client-env "PEER_STRICT=${PEER_STRICT:-$strict}" \
 	${HOSTILE_PEER_ARGS:+--client-env "HOSTILE_PEER_ARGS=$HOSTILE_PEER_ARGS"}
