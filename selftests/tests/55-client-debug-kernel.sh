@@ -7,7 +7,7 @@
 # mid-RPC while the RDMA device goes away, the device removed under a
 # mount and re-added, swap on a file of the mount (a 32 MiB memory cgroup
 # pushes 48 MiB of an allocator's pages out over RDMA and back), then a
-# kmemleak scan after rmmod.
+# kmemleak scan after rmmod.  make stress only.
 . "$(dirname "$0")/../lib/common.sh"
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1

@@ -8,7 +8,7 @@
 # stay intact, and KASAN, lockdep and kmemleak must stay silent.  Failures
 # injected per phase go to fault-injection.txt.  make check runs one
 # round per phase with 20 s windows; FI_ROUNDS, FI_WINDOW, FI_PERCENT
-# and FI_TIMES make it longer (make stress).
+# and FI_TIMES make it longer.  make stress only.
 . "$(dirname "$0")/../lib/common.sh"
 
 "$RPCRDMA_TOP/selftests/lib/build-kernel.sh" >/dev/null || exit 1
