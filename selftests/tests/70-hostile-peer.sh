@@ -12,7 +12,9 @@
 # disconnected by read_timeout, with no more pages of Reads in flight
 # than its connection's limit and the server's memory back once it is
 # gone, a host connecting from six IPv6 addresses of its /64 must count
-# as one client for the credit budget, and about 800 generated
+# as one client for the credit budget, a WRITE and a READ of sunrpc's
+# largest payload (1 MiB; 4 MiB on 7.2), each in one chunk, must move
+# the bytes intact, and about 800 generated
 # cases (five seeds mutated field by field, cut at every length, and at
 # random) must each get the answer selftests/peer/mutations.py's model
 # gives; the mount's I/O must carry on during and after.  Our server runs
