@@ -38,7 +38,7 @@ fi
 before=$(cat /tmp/written)
 /usr/bin/python3 "$PEER" --server 192.0.2.1 --port "$NFS_PORT" \
 	--chunk-file peer-chunks --chunk-expect /tmp/peer-chunks.expected \
-	--large-io "${LARGE_IO:-1048576}" $sync \
+	--large-io "${LARGE_IO:-0}" $sync \
 	${HOSTILE_PEER_ARGS:-} | tee "$PEER_TAP"
 peer_rc=${PIPESTATUS[0]}
 
