@@ -5,7 +5,8 @@
 #
 # Build rpcrdma.ko for Debian's 6.12 kernel, Debian's 7.2 kernel (in the
 # trixie root of trixie-root.sh, whose tools those headers need) or the
-# test kernel built from either version's source (build-kernel.sh), each in its own copy of the sources under build/<flavour>
+# test kernel built from either version's source (build-kernel.sh),
+# each in its own copy of the sources under build/<flavour>
 # (Kbuild puts objects next to the sources, so one tree cannot hold two
 # builds).  The build log is build/<flavour>.log; prints the path of the
 # module.
