@@ -63,7 +63,7 @@ for t in "${tests[@]}"; do
 		# in its own packet work; it happens with the kernel's own
 		# rpcrdma on both ends too (Documentation/testing.rst).  Such a
 		# crash gets one more attempt, and the result says so; only a
-		# plain crash on Debian's kernel that failed the test
+		# plain crash on Debian's 6.12 kernel that failed the test
 		# (rxe_crash in lib/crash.sh), and a refusal says why.
 		rxe_crash_why=
 		if [ "$rc" != 0 ] && [ "$rc" != 4 ] && rxe_crash "$out"; then

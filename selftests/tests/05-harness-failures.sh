@@ -3,7 +3,8 @@
 # The harness reports a guest whose kernel crashes and a guest that hangs,
 # with a clear message and a failing status, instead of waiting for them;
 # and it tells a soft-RoCE crash (retried once) from any other, keeping the
-# first report: only a plain crash on Debian's kernel that failed the test.
+# first report: only a plain crash on Debian's 6.12 kernel that failed the
+# test.
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/crash.sh"
 
@@ -111,7 +112,11 @@ fake_guest "$1/debug-kernel" guest "test 6.12.117-rpcrdma-test" "crashed 100.0" 
 	"[    1.1] traps: PANIC: double fault, error_code: 0x0" \
 	"[    1.2] CPU: 0 UID: 0 PID: 63 Comm: kworker/u4:3 Tainted: G           OE      6.12.117-rpcrdma-test #1" \
 	"$rxe_wq" "$rxe_frame" "$end_trace" "$panic"
-refused "$1" debug-kernel "did not run Debian's kernel"
+refused "$1" debug-kernel "did not run Debian's 6.12 kernel"
+# Debian's 7.2, where soft-RoCE's crash has not been seen.
+fake_guest "$1/debian-7.2" guest "debian-7.2 7.2.12+deb13-amd64" "crashed 100.0" \
+	"${rxe_crash_lines[@]}"
+refused "$1" debian-7.2 "did not run Debian's 6.12 kernel"
 # A crash in a guest whose peer had failed first: the peer's failure
 # failed the test.
 fake_guest "$1/peer-first" server "$deb" "failed 90.0"
