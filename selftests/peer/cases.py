@@ -322,6 +322,34 @@ def call_with_chunks(runner, conn, xid, compound, label, timeout=None,
     return event, None
 
 
+def read_into_write_list(runner, conn, xid, ops, write_list, label,
+                         timeout=None):
+    """Send a COMPOUND of OPS (READs among them) offering WRITE_LIST and
+    no Reply chunk, and check that the answer is an RDMA_MSG without a
+    Reply chunk whose COMPOUND succeeded.  Returns ((its results, the
+    bytes written into each segment of each chunk as its Write list says,
+    the length of the RPC message sent inline), None), or (None, why
+    not)."""
+    event, why = call_with_chunks(runner, conn, xid, compound_args(ops),
+                                  label, timeout=timeout,
+                                  write_list=write_list)
+    if why:
+        return None, why
+    try:
+        proc, chunks, reply, start_of_rpc = reply_chunk_lists(event.data)
+        status, results = compound_reply(event.data, start_of_rpc, xid,
+                                         reads_moved=True)
+    except ValueError as err:
+        return None, str(err)
+    if proc != RDMA_MSG or reply is not None:
+        return None, ('not an RDMA_MSG without a Reply chunk: ' +
+                      describe(event, False))
+    if status != NFS4_OK:
+        return None, 'COMPOUND status %d' % status
+    written = [[length for _, length, _ in segs] for segs in chunks]
+    return (results, written, len(event.data) - start_of_rpc), None
+
+
 # GETFHs in the write-chunk-reads case: their results (about 40 bytes
 # each) make its reply message larger than 1 KiB.
 GETFHS = 32
@@ -357,26 +385,15 @@ def reads_in_write_chunks(start, seed):
         reads = (op_lookups(runner.args.chunk_file) +
                  [op_read(start, 0), op_read(start, len(data))] +
                  [xdr(OP_GETFH)] * GETFHS)
-        event, why = call_with_chunks(runner, conn, xid, compound_args(reads),
-                                      'READs with two Write chunks received',
-                                      write_list=write_list)
+        answer, why = read_into_write_list(
+            runner, conn, xid, reads, write_list,
+            'READs with two Write chunks received')
         if why:
             return why
-        try:
-            proc, chunks, reply, start_of_rpc = reply_chunk_lists(event.data)
-            status, results = compound_reply(event.data, start_of_rpc, xid,
-                                             reads_moved=True)
-        except ValueError as err:
-            return str(err)
-        if proc != RDMA_MSG or reply is not None:
-            return 'not an RDMA_MSG without a Reply chunk: ' + \
-                describe(event, False)
-        written = [[length for _, length, _ in segs] for segs in chunks]
+        results, written, inline = answer
         if written != [[0], [1000, 501]]:
             return ('Write list says %s written, expected [[0], [1000, 501]]'
                     % written)
-        if status != NFS4_OK:
-            return 'COMPOUND status %d' % status
         lengths = [res[1] for op, _, res in results if op == OP_READ]
         if lengths != [0, len(data)]:
             return 'READ lengths %s, expected [0, 1501]' % lengths
@@ -384,8 +401,7 @@ def reads_in_write_chunks(start, seed):
         if len(handles) != GETFHS or len(set(handles)) != 1:
             return ('%d GETFH results, %d different: expected %d of one'
                     % (len(handles), len(set(handles)), GETFHS))
-        runner.note('reply message of %d bytes in three pieces'
-                    % (len(event.data) - start_of_rpc))
+        runner.note('reply message of %d bytes in three pieces' % inline)
         offset, length = where[1]
         got = mem.read(length, offset)
         if got != data:
@@ -483,24 +499,13 @@ def large_io(runner, conn, xid):
     mem = conn.writable(size + 64)
     write_list, _ = write_chunks(mem, [[size]])
     read = lookups + [op_read(LARGE_IO_START, size)]
-    event, why = call_with_chunks(runner, conn, xid, compound_args(read),
-                                  'a %d-byte READ with a Write chunk received'
-                                  % size, timeout=max(LARGE_IO_TIMEOUT,
-                                                      runner.args.timeout),
-                                  write_list=write_list)
+    answer, why = read_into_write_list(
+        runner, conn, xid, read, write_list,
+        'a %d-byte READ with a Write chunk received' % size,
+        timeout=max(LARGE_IO_TIMEOUT, runner.args.timeout))
     if why:
-        return why
-    try:
-        proc, chunks, _, start_of_rpc = reply_chunk_lists(event.data)
-        status, results = compound_reply(event.data, start_of_rpc, xid,
-                                         reads_moved=True)
-    except ValueError as err:
-        return str(err)
-    if proc != RDMA_MSG:
-        return 'not an RDMA_MSG: ' + describe(event, False)
-    if status != NFS4_OK:
-        return 'READ: COMPOUND status %d' % status
-    written = [[length for _, length, _ in segs] for segs in chunks]
+        return 'READ: ' + why
+    _, written, _ = answer
     if written != [[size]]:
         return 'Write list says %s written, expected [[%d]]' % (written, size)
     if mem.read(size, 0) != data:
