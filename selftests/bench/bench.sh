@@ -70,4 +70,8 @@ bench_instruments "$out"
 	${BENCH_PROFILE_FILTER:+--env "BENCH_PROFILE_FILTER=$BENCH_PROFILE_FILTER"} ||
 	exit 1
 bench_instruments_stop "$out"
-python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" "$title"
+# The title names the kernel of both guests and of the stock module when
+# it is not 6.12; its goal is 7.2's then (ratios.py).
+kver=${RPCRDMA_KERNEL:-6.12}
+[ "$kver" = 6.12 ] || title="$title on $kver"
+python3 "$RPCRDMA_TOP/selftests/bench/ratios.py" "$out/bench.csv" "$title" "$kver"

@@ -10,7 +10,7 @@ import sys
 import tempfile
 import unittest
 from collections import defaultdict
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ratios  # noqa: E402
@@ -458,6 +458,27 @@ class Report(unittest.TestCase):
         self.assertEqual(text.splitlines()[-1], "verdict server: NOT "
                          "MEASURED (no transport instruction counts with "
                          "REP strings and callouts)")
+
+    def test_goal_by_kernel(self):
+        # Transport 0.90 of stock's: over 6.12's goal, within 7.2's.
+        csv = bench_csv(rpcrdma_insns=1000, sunrpc_insns=5000,
+                        rpcrdma_callout_insns=1000, sunrpc_callout_insns=2000)
+        self.assertRegex(verdict_of(csv), r"^verdict client: FAIL "
+                         r"transport 0\.90 \(write\).* > 0\.85;")
+        vals = load(csv.strip())
+        ratios.add_transport(vals)
+        self.assertRegex(ratios.verdict(vals, "client", ("client",),
+                                        goal=ratios.GOALS["7.2"]),
+                         r"^verdict client: PASS transport <= 0\.95 "
+                         r"\(highest 0\.90, ")
+        for kernel, status in (("6.12", 1), ("7.2", 0), ("6.1", 2)):
+            with tempfile.NamedTemporaryFile("w", suffix=".csv") as f:
+                f.write(csv)
+                f.flush()
+                sys.argv = ["ratios.py", f.name, "client: test", kernel]
+                with redirect_stdout(io.StringIO()), \
+                        redirect_stderr(io.StringIO()):
+                    self.assertEqual(ratios.main(), status, kernel)
 
     def test_exit_status_is_the_verdict(self):
         for csv, status in ((bench_csv(), 0),
