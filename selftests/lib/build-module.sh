@@ -31,8 +31,7 @@ debian)
 	kdir="/usr/src/linux-headers-$rel"
 	;;
 test | test-7.2)
-	ver=6.12
-	[ "$flavour" = test ] || ver=${flavour#test-}
+	ver=$(kind_version "$flavour")
 	kdir=$(test_kernel_dir "$ver") ||
 		die "no $ver test kernel: run RPCRDMA_KERNEL=$ver make test-kernel"
 	kdir="$kdir/build"

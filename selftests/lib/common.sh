@@ -63,6 +63,16 @@ test_kind() {
 	fi
 }
 
+# kind_version KIND: the kernel version a kind of vm.sh and build-module.sh
+# runs or builds for: 6.12 for debian and test, 7.2 for debian-7.2 and
+# test-7.2.
+kind_version() {
+	case "$1" in
+	*-*) echo "${1#*-}" ;;
+	*) echo 6.12 ;;
+	esac
+}
+
 # test_kernel_dir [VERSION]: the directory of the test kernel built from
 # VERSION's linux-source (default: RPCRDMA_KERNEL's, 6.12), see
 # build-kernel.sh.

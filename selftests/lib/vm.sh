@@ -97,8 +97,7 @@ debian)
 	modroot=/
 	;;
 test | test-7.2)
-	ver=6.12
-	[ "$kernel" = test ] || ver=${kernel#test-}
+	ver=$(kind_version "$kernel")
 	kdir=$(test_kernel_dir "$ver") ||
 		die "no $ver test kernel: run RPCRDMA_KERNEL=$ver selftests/lib/build-kernel.sh"
 	release=$(cat "$kdir/release")
