@@ -85,8 +85,9 @@ The last line is the verdict against the goal (VERDICT_JOBS: the six
 jobs of BENCH_JOBS), for the guest whose module is swapped (both
 guests for "both ends"): JOB_transport_insns_rpc_GUEST at most the
 goal of the stock module's kernel (GOALS: 0.85 of 6.12's, 0.95 of
-7.2's, whose transport has upstream's later work) on every job, over at least MIN_ROUNDS (8) rounds
-with both modules, and, over the same rounds, the guards:
+7.2's, whose transport has upstream's later work) on every job, over
+at least MIN_ROUNDS (8) rounds with both modules, and, over the same
+rounds, the guards:
 JOB_rxe_insns_rpc_GUEST, JOB_ibcore_insns_rpc_GUEST,
 JOB_ctxsw_rpc_GUEST, JOB_transport_wakes_rpc_GUEST, the whole guest's
 instructions (JOB_kinsns_rpc_GUEST) and, where one guest is swapped,
@@ -380,7 +381,8 @@ def protocol_misses(vals, job, rounds):
 
 
 def verdict(vals, label, guests, min_rounds=MIN_ROUNDS, goal=GOAL):
-    """The verdict line against GOAL (see the docstring)."""
+    """The verdict line against GOAL, 6.12's unless given (see the
+    docstring)."""
     misses, guard_misses, missing, measured = [], [], [], []
     guard_missing = defaultdict(list)
     few, differ, protocol_missing = [], [], defaultdict(list)
