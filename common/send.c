@@ -302,3 +302,33 @@ bool rpcrdma_sendq_retire(struct rpcrdma_sendq *q,
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_retire);
+
+/**
+ * rpcrdma_sendq_oldest_owed - the oldest Send whose completion is owed
+ * @q: FIFO of the Send Queue; the caller holds @q->lock
+ * @posted: set to when that Send was posted (jiffies)
+ *
+ * An unsignaled Send stays on the FIFO until a later Send's completion
+ * retires it, however long ago it was done: those after the last
+ * signaled Send stay there as long as the connection is idle.  A
+ * signaled Send on the FIFO is one whose completion has not come.  At
+ * most @q->batch - 1 unsignaled Sends come before the first of them,
+ * which is all this walks.
+ *
+ * Return: false if no signaled Send is on the FIFO.
+ */
+bool rpcrdma_sendq_oldest_owed(const struct rpcrdma_sendq *q,
+			       unsigned long *posted)
+{
+	const struct rpcrdma_sendq_entry *e;
+
+	lockdep_assert_held(&q->lock);
+	list_for_each_entry(e, &q->fifo, node) {
+		if (e->signaled) {
+			*posted = e->posted;
+			return true;
+		}
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_oldest_owed);

@@ -12,6 +12,10 @@
  * one that completed, oldest first, and none twice; after a drain, all
  * that are left.  A Send whose post failed leaves the FIFO and the count
  * as if it had never been queued.
+ *
+ * Which Send's completion is owed: the oldest signaled one still on the
+ * FIFO, past the unsignaled ones before it; none when only unsignaled
+ * Sends are left, as an idle connection leaves them.
  */
 #include <kunit/test.h>
 
@@ -173,10 +177,51 @@ static void sendq_unadd_case(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, got, "abcdef");
 }
 
+/*
+ * Batch 4: a, b, c unsignaled, d signaled, e unsignaled.  d's completion
+ * is owed, with d's post time, until it comes; then only e is left,
+ * which owes none.
+ */
+static void sendq_oldest_owed_case(struct kunit *test)
+{
+	struct rpcrdma_sendq_entry e[5] = {};
+	struct rpcrdma_sendq q;
+	unsigned long posted = 0;
+	LIST_HEAD(done);
+	bool owed;
+	int i;
+
+	rpcrdma_sendq_init(&q);
+	q.batch = 4;
+	spin_lock(&q.lock);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_sendq_oldest_owed(&q, &posted));
+	spin_unlock(&q.lock);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_FALSE(test, sendq_test_add(&q, &e[i], false));
+	spin_lock(&q.lock);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_sendq_oldest_owed(&q, &posted));
+	spin_unlock(&q.lock);
+
+	KUNIT_ASSERT_TRUE(test, sendq_test_add(&q, &e[3], false));
+	KUNIT_ASSERT_FALSE(test, sendq_test_add(&q, &e[4], false));
+	e[3].posted = 12345;
+	spin_lock(&q.lock);
+	owed = rpcrdma_sendq_oldest_owed(&q, &posted);
+	spin_unlock(&q.lock);
+	KUNIT_EXPECT_TRUE(test, owed);
+	KUNIT_EXPECT_EQ(test, posted, 12345UL);
+
+	KUNIT_ASSERT_TRUE(test, rpcrdma_sendq_retire(&q, &e[3], &done));
+	spin_lock(&q.lock);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_sendq_oldest_owed(&q, &posted));
+	spin_unlock(&q.lock);
+}
+
 static struct kunit_case rpcrdma_sendq_cases[] = {
 	KUNIT_CASE_PARAM(sendq_signal_case, csq_gen_params),
 	KUNIT_CASE(sendq_retire_case),
 	KUNIT_CASE(sendq_unadd_case),
+	KUNIT_CASE(sendq_oldest_owed_case),
 	{}
 };
 

@@ -12,12 +12,20 @@
  * srdma_sq_wait_verdict() makes the decision, and is checked apart on
  * vectors of times.
  *
+ * The Send watch (svcrdma/send_watch.c) closes a connection whose oldest
+ * signaled Send went its send_timeout without completing while the
+ * queue retired nothing, with no thread waiting: the Send Queue may hold
+ * a whole grant of stuck replies.  Unsignaled Sends, which an idle
+ * connection leaves on the FIFO, do not keep it watching.
+ * srdma_send_watch_left() is checked apart on vectors of times.
+ *
  * These run on a bare struct srdma_xprt: a delayed work plays the
  * Send completions, and static stubs stand in for the two calls that
  * need the sunrpc server (closing and queueing the transport).
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>
 
@@ -91,7 +99,13 @@ static int sqt_init(struct kunit *test)
 	init_waitqueue_head(&t->sx->sq_wait);
 	t->sx->sq_budget = 16;
 	t->sx->sq_stall_timeout = msecs_to_jiffies(SQT_STALL_MS);
+	t->sx->send_timeout = msecs_to_jiffies(SQT_STALL_MS);
 	t->sx->sq_progress = jiffies;
+	spin_lock_init(&t->sx->conn.why_lock);
+	t->sx->conn.why_armed = true;
+	rpcrdma_sendq_init(&t->sx->sendq);
+	t->sx->sendq.batch = 4;
+	srdma_send_watch_init(t->sx);
 	INIT_DELAYED_WORK(&t->work, sqt_worker);
 	test->priv = t;
 	kunit_activate_static_stub(test, srdma_close, sqt_fake_close);
@@ -104,6 +118,7 @@ static void sqt_exit(struct kunit *test)
 	struct sqt *t = test->priv;
 
 	cancel_delayed_work_sync(&t->work);
+	srdma_send_watch_exit(t->sx);
 }
 
 /* Start the work: @repeat releases of @release, the first after @ms. */
@@ -293,6 +308,152 @@ static void sq_close_wakes_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->sx->sq_avail), 0);
 }
 
+/**
+ * struct swl_vec - times and what srdma_send_watch_left() says
+ * @name: what it shows
+ * @posted: when the oldest Send whose completion is owed was posted
+ * @progress: when the Send Queue last retired an entry
+ * @now: the time now
+ * @left: jiffies left
+ */
+struct swl_vec {
+	const char *name;
+	unsigned long posted, progress, now, left;
+};
+
+static const struct swl_vec swl_vecs[] = {
+	{ "just posted, queue idle long before",
+	  SQV_AT(0), SQV_AT(-100 * SQV_BOUND), SQV_AT(0), SQV_BOUND },
+	{ "a tick short of the bound",
+	  SQV_AT(0), SQV_AT(-5), SQV_AT(SQV_BOUND - 1), 1 },
+	{ "the bound: stalled",
+	  SQV_AT(0), SQV_AT(-5), SQV_AT(SQV_BOUND), 0 },
+	{ "long past the bound: stalled",
+	  SQV_AT(0), SQV_AT(-5), SQV_AT(50 * SQV_BOUND), 0 },
+	{ "behind a queue that retires: counted from the last retirement",
+	  SQV_AT(0), SQV_AT(SQV_BOUND - 1), SQV_AT(SQV_BOUND), SQV_BOUND - 1 },
+	{ "retired in the tick it was posted: nothing since",
+	  SQV_AT(0), SQV_AT(0), SQV_AT(SQV_BOUND), 0 },
+	{ "nothing retired for a bound after the last retirement",
+	  SQV_AT(0), SQV_AT(SQV_BOUND / 2), SQV_AT(SQV_BOUND + SQV_BOUND / 2),
+	  0 },
+};
+
+static void swl_desc(const struct swl_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(swl, swl_vecs, swl_desc);
+
+static void send_watch_left_case(struct kunit *test)
+{
+	const struct swl_vec *v = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, srdma_send_watch_left(v->posted, v->progress,
+						    v->now, SQV_BOUND),
+			v->left);
+}
+
+/* Queue a Send on @sx's FIFO as srdma_post() does; true if signaled. */
+static bool sqt_post(struct srdma_xprt *sx, struct rpcrdma_sendq_entry *e,
+		     bool must)
+{
+	bool signal;
+
+	spin_lock(&sx->sendq.lock);
+	signal = rpcrdma_sendq_add(&sx->sendq, e, must);
+	if (signal)
+		sx->send_watching = true;
+	spin_unlock(&sx->sendq.lock);
+	return signal;
+}
+
+/*
+ * The watch's look: an idle connection's unsignaled Sends stop it; a
+ * young signaled Send has it look again when that Send would be
+ * overdue; an overdue one closes the connection once, and the watch
+ * stays marked so that no post starts it again; its completion stops it.
+ */
+static void send_watch_check_case(struct kunit *test)
+{
+	struct sqt *t = test->priv;
+	struct srdma_xprt *sx = t->sx;
+	struct rpcrdma_sendq_entry e[4] = {};
+	unsigned long bound = sx->send_timeout;
+	unsigned long now = jiffies;
+	LIST_HEAD(done);
+	int i;
+
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_FALSE(test, sqt_post(sx, &e[i], false));
+	sx->send_watching = true;
+	KUNIT_EXPECT_EQ(test, srdma_send_watch_check(sx, now), 0UL);
+	KUNIT_EXPECT_FALSE(test, sx->send_watching);
+
+	KUNIT_ASSERT_TRUE(test, sqt_post(sx, &e[3], false));
+	e[3].posted = now;
+	sx->sq_progress = now - 10 * bound;
+	KUNIT_EXPECT_EQ(test, srdma_send_watch_check(sx, now + bound / 4),
+			bound - bound / 4);
+	KUNIT_EXPECT_EQ(test, t->closes, 0U);
+	KUNIT_EXPECT_TRUE(test, sx->send_watching);
+
+	/* The queue retired something since: counted from then. */
+	sx->sq_progress = now + bound / 2;
+	KUNIT_EXPECT_EQ(test, srdma_send_watch_check(sx, now + bound),
+			bound / 2);
+	KUNIT_EXPECT_EQ(test, t->closes, 0U);
+
+	KUNIT_EXPECT_EQ(test, srdma_send_watch_check(sx, now + bound / 2 +
+						     bound), 0UL);
+	KUNIT_EXPECT_EQ(test, t->closes, 1U);
+	KUNIT_EXPECT_TRUE(test, sx->send_watching);
+
+	/* d's completion came: nothing is owed, the watch stops. */
+	KUNIT_ASSERT_TRUE(test, rpcrdma_sendq_retire(&sx->sendq, &e[3],
+						     &done));
+	KUNIT_EXPECT_EQ(test, srdma_send_watch_check(sx, now + 100 * bound),
+			0UL);
+	KUNIT_EXPECT_EQ(test, t->closes, 1U);
+	KUNIT_EXPECT_FALSE(test, sx->send_watching);
+}
+
+/*
+ * The watch as a delayed work: it looks again while the owed Send is
+ * young and is gone once srdma_send_watch_exit() returns; it closes the
+ * connection once that Send is overdue (in a work item the stub is not
+ * reached: XPT_CLOSE makes the real srdma_close() only note its reason).
+ */
+static void send_watch_work_case(struct kunit *test)
+{
+	struct sqt *t = test->priv;
+	struct srdma_xprt *sx = t->sx;
+	struct rpcrdma_sendq_entry e = {};
+
+	set_bit(XPT_CLOSE, &sx->xprt.xpt_flags);
+	sx->sendq.batch = 1;
+	sx->send_timeout = msecs_to_jiffies(20);
+	KUNIT_ASSERT_TRUE(test, sqt_post(sx, &e, false));
+	/* Posted "later" than any look: never overdue, looked at again. */
+	e.posted = jiffies + 3600 * HZ;
+	srdma_send_watch_start(sx);
+	msleep(200);
+	KUNIT_EXPECT_NULL(test, sx->conn.why_text);
+	srdma_send_watch_exit(sx);
+	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&sx->send_watch.work));
+	msleep(100);
+	KUNIT_EXPECT_NULL(test, sx->conn.why_text);
+
+	/* Overdue: closed by the work. */
+	e.posted = jiffies - HZ;
+	sx->sq_progress = e.posted;
+	srdma_send_watch_start(sx);
+	msleep(200);
+	KUNIT_EXPECT_STREQ(test, sx->conn.why_text ?: "",
+			   "Sends not completing");
+}
+
 static struct kunit_case rpcrdma_server_sq_cases[] = {
 	KUNIT_CASE(sq_room_case),
 	KUNIT_CASE(sq_too_big_case),
@@ -302,6 +463,9 @@ static struct kunit_case rpcrdma_server_sq_cases[] = {
 	KUNIT_CASE(sq_idle_before_case),
 	KUNIT_CASE(sq_close_wakes_case),
 	KUNIT_CASE_PARAM(sq_verdict_case, sqv_gen_params),
+	KUNIT_CASE_PARAM(send_watch_left_case, swl_gen_params),
+	KUNIT_CASE(send_watch_check_case),
+	KUNIT_CASE(send_watch_work_case),
 	{}
 };
 

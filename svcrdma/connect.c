@@ -48,6 +48,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	INIT_LIST_HEAD(&sx->send_free);
 	INIT_LIST_HEAD(&sx->send_orphans);
 	rpcrdma_sendq_init(&sx->sendq);
+	srdma_send_watch_init(sx);
 	INIT_LIST_HEAD(&sx->read_orphans);
 	spin_lock_init(&sx->rw_lock);
 	INIT_LIST_HEAD(&sx->rw_free);
@@ -431,6 +432,7 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 	atomic_set(&sx->sq_avail, sx->sq_budget + q->send_batch - 1);
 	sx->sq_progress = jiffies;
 	sx->sq_stall_timeout = READ_ONCE(srdma_sq_stall_timeout) * HZ;
+	sx->send_timeout = READ_ONCE(srdma_send_timeout) * HZ;
 	/* rdma_rw reads at most this many pages with one work request. */
 	sx->read_limit = srdma_read_conn_limit(sx->ord,
 					       min_t(unsigned int,
@@ -483,8 +485,9 @@ static int srdma_create_qp(struct srdma_xprt *sx,
  */
 static void srdma_destroy_resources(struct srdma_xprt *sx)
 {
-	/* No watch of the Reads to run, no wait for the Read budget. */
+	/* No watch to run, no wait for the Read budget. */
 	srdma_read_budget_exit(sx);
+	srdma_send_watch_exit(sx);
 	if (sx->ib.qp) {
 		spin_lock(&sx->rx_lock);
 		sx->rq_closed = true;

@@ -312,7 +312,7 @@ static __always_inline int srdma_post(struct srdma_send *sc)
 	struct srdma_xprt *sx = sc->sx;
 	const struct ib_send_wr *bad;
 	struct ib_send_wr *first;
-	bool signal;
+	bool signal, watch = false;
 	int err;
 
 	sc->wr.next = NULL;
@@ -340,7 +340,14 @@ static __always_inline int srdma_post(struct srdma_send *sc)
 	err = ib_post_send(sx->ib.qp, first, &bad);
 	if (err)	/* not posted: no completion can have retired it */
 		rpcrdma_sendq_unadd(&sx->sendq, &sc->sqe);
+	else if (signal && !sx->send_watching)
+		watch = true;
+	if (watch)
+		sx->send_watching = true;
 	spin_unlock(&sx->sendq.lock);
+	/* Its completion is owed from now on (srdma_send_watch_check()). */
+	if (unlikely(watch))
+		srdma_send_watch_start(sx);
 	if (err) {
 		trace_svcrdma_sq_post_err(sx, &sc->cid, err);
 		srdma_close(sx, "post send failed");

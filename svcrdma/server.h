@@ -105,6 +105,10 @@
 #define SRDMA_DEF_READ_TIMEOUT	10
 #define SRDMA_MIN_READ_TIMEOUT	1
 #define SRDMA_MAX_READ_TIMEOUT	600
+/* Seconds the oldest Send may go without its completion: send_timeout. */
+#define SRDMA_DEF_SEND_TIMEOUT	10
+#define SRDMA_MIN_SEND_TIMEOUT	1
+#define SRDMA_MAX_SEND_TIMEOUT	600
 /* Pages of RDMA Reads in flight that all connections may hold together. */
 #define SRDMA_MAX_READ_BUDGET	268435456
 /* Credits above their floors that all connections may hold together. */
@@ -140,6 +144,7 @@ extern unsigned int srdma_credit_quiet_timeout;
 extern unsigned int srdma_share_prefix4;
 extern unsigned int srdma_share_prefix6;
 extern unsigned int srdma_read_timeout;
+extern unsigned int srdma_send_timeout;
 extern unsigned int srdma_read_budget;
 
 /**
@@ -149,7 +154,8 @@ extern unsigned int srdma_read_budget;
  * @SRDMA_STAT_WRITE: Write and Reply chunks pushed
  * @SRDMA_STAT_SQ_STARVE: times a reply waited for Send Queue room
  * @SRDMA_STAT_SQ_STALL: connections closed because a reply waited
- *	sq_stall_timeout for Send Queue room without getting it
+ *	sq_stall_timeout for Send Queue room without getting it, or a Send
+ *	went send_timeout without completing
  * @SRDMA_STAT_RQ_STARVE: times a Receive could not be replenished
  * @SRDMA_STAT_RQ_POLL: Receive completions handled
  * @SRDMA_STAT_RQ_PROD: Receives posted
@@ -379,6 +385,13 @@ enum srdma_grant_step {
  *	lock is held across each post, so that the FIFO is in posting order
  *	when nfsd threads reply at once.  A Send is signaled once
  *	@sendq.batch - 1 were posted unsignaled (1: always)
+ * @send_watching: @send_watch is queued or running, and looks at @sendq
+ *	again until no completion is owed; under @sendq.lock
+ * @send_timeout: the oldest Send owed a completion may go this long
+ *	(jiffies) without it, the queue retiring nothing, before the
+ *	connection is closed
+ * @send_watch: closes the connection when a Send goes @send_timeout
+ *	without completing (srdma_send_watch_check())
  * @rq_closed: the Receive Queue is being drained: post nothing more
  * @rx_lock: protects @rx_ready, @rx_reading, @rx_read_done, @rx_read_wait,
  *	@recv_free, @rq_closed, @read_retry and @read_watching
@@ -473,6 +486,9 @@ struct srdma_xprt {
 	unsigned long sq_stall_timeout;
 
 	struct rpcrdma_sendq sendq;
+	bool send_watching;
+	unsigned long send_timeout;
+	struct srdma_conn_check send_watch;
 
 	bool rq_closed;
 	spinlock_t rx_lock;	/* protects the Receive lists */
@@ -1127,6 +1143,18 @@ void srdma_read_budget_exit(struct srdma_xprt *sx);
 unsigned long srdma_read_pages_in_flight(void);
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned long srdma_read_watch_check(struct srdma_xprt *sx,
+				     unsigned long now);
+#endif
+
+/* send_watch.c */
+void srdma_send_watch_start(struct srdma_xprt *sx);
+void srdma_send_watch_init(struct srdma_xprt *sx);
+void srdma_send_watch_exit(struct srdma_xprt *sx);
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned long srdma_send_watch_left(unsigned long posted,
+				    unsigned long progress,
+				    unsigned long now, unsigned long bound);
+unsigned long srdma_send_watch_check(struct srdma_xprt *sx,
 				     unsigned long now);
 #endif
 

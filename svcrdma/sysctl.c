@@ -15,6 +15,7 @@ unsigned int srdma_ord = SRDMA_DEF_ORD;
 unsigned int srdma_sq_stall_timeout = SRDMA_DEF_SQ_STALL;
 unsigned int srdma_credit_quiet_timeout = SRDMA_DEF_CREDIT_QUIET;
 unsigned int srdma_read_timeout = SRDMA_DEF_READ_TIMEOUT;
+unsigned int srdma_send_timeout = SRDMA_DEF_SEND_TIMEOUT;
 unsigned int srdma_share_prefix4 = SRDMA_DEF_SHARE_PREFIX4;
 unsigned int srdma_share_prefix6 = SRDMA_DEF_SHARE_PREFIX6;
 /* Set from the machine's memory at registration. */
@@ -37,6 +38,8 @@ static unsigned int max_budget = SRDMA_MAX_CREDIT_BUDGET;
 static unsigned int max_credit_quiet = SRDMA_MAX_CREDIT_QUIET;
 static unsigned int min_read_timeout = SRDMA_MIN_READ_TIMEOUT;
 static unsigned int max_read_timeout = SRDMA_MAX_READ_TIMEOUT;
+static unsigned int min_send_timeout = SRDMA_MIN_SEND_TIMEOUT;
+static unsigned int max_send_timeout = SRDMA_MAX_SEND_TIMEOUT;
 static unsigned int max_read_budget = SRDMA_MAX_READ_BUDGET;
 static unsigned int max_prefix4 = 32;
 static unsigned int max_prefix6 = 128;
@@ -120,6 +123,15 @@ static struct ctl_table srdma_sysctl_table[] = {
 		.proc_handler	= proc_douintvec_minmax,
 		.extra1		= &min_sq_stall,
 		.extra2		= &max_sq_stall,
+	},
+	{
+		.procname	= "send_timeout",
+		.data		= &srdma_send_timeout,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= &min_send_timeout,
+		.extra2		= &max_send_timeout,
 	},
 	{
 		.procname	= "credit_budget",

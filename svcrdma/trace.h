@@ -663,6 +663,29 @@ TRACE_EVENT(svcrdma_read_stall,
 		  __entry->pages, __entry->limit, __entry->held)
 );
 
+TRACE_EVENT(svcrdma_send_stall,
+	TP_PROTO(const struct srdma_xprt *sx, unsigned int age_ms,
+		 unsigned int sends),
+	TP_ARGS(sx, age_ms, sends),
+	TP_STRUCT__entry(
+		__string(peer, sx->xprt.xpt_remotebuf)
+		__field(unsigned int, age_ms)
+		__field(unsigned int, sends)
+		__field(int, avail)
+		__field(unsigned int, budget)
+	),
+	TP_fast_assign(
+		__assign_str(peer);
+		__entry->age_ms = age_ms;
+		__entry->sends = sends;
+		__entry->avail = atomic_read(&sx->sq_avail);
+		__entry->budget = sx->sq_budget;
+	),
+	TP_printk("peer=%s oldest signaled Send not completed for %u ms: sends=%u sq_avail=%d sq_budget=%u",
+		  __get_str(peer), __entry->age_ms, __entry->sends,
+		  __entry->avail, __entry->budget)
+);
+
 /*
  * Replies and Sends
  */

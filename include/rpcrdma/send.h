@@ -8,6 +8,7 @@
 #ifndef _RPCRDMA_SEND_H
 #define _RPCRDMA_SEND_H
 
+#include <linux/jiffies.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/spinlock.h>
@@ -311,17 +312,21 @@ static inline void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
  * struct rpcrdma_sendq_entry - a posted Send, until a completion retires it
  * @node: entry in rpcrdma_sendq::fifo, then in the list that
  *	rpcrdma_sendq_retire() fills
+ * @posted: when it was posted (jiffies), if @signaled
  * @queued: on the FIFO: posted and not yet retired
+ * @signaled: posted asking for a completion of its own
  */
 struct rpcrdma_sendq_entry {
 	struct list_head node;
+	unsigned long posted;
 	bool queued;
+	bool signaled;
 };
 
 /**
  * struct rpcrdma_sendq - the Sends of a Send Queue not yet known complete
  * @lock: keeps @fifo in posting order; protects @fifo, @unsignaled,
- *	@undo and the @queued flag of every entry
+ *	@undo and the @queued, @signaled and @posted fields of every entry
  * @fifo: Sends posted and not yet retired, oldest first
  * @batch: one Send in this many is signaled (0 or 1: every one)
  * @unsignaled: Sends posted unsignaled since the last signaled one
@@ -374,7 +379,10 @@ static inline bool rpcrdma_sendq_add(struct rpcrdma_sendq *q,
 	q->undo = q->unsignaled;
 	list_add_tail(&e->node, &q->fifo);
 	e->queued = true;
-	return rpcrdma_send_signal(q, must_signal);
+	e->signaled = rpcrdma_send_signal(q, must_signal);
+	if (e->signaled)
+		e->posted = jiffies;
+	return e->signaled;
 }
 
 void rpcrdma_sendq_unadd(struct rpcrdma_sendq *q,
@@ -382,5 +390,7 @@ void rpcrdma_sendq_unadd(struct rpcrdma_sendq *q,
 bool rpcrdma_sendq_retire(struct rpcrdma_sendq *q,
 			  struct rpcrdma_sendq_entry *last,
 			  struct list_head *done);
+bool rpcrdma_sendq_oldest_owed(const struct rpcrdma_sendq *q,
+			       unsigned long *posted);
 
 #endif /* _RPCRDMA_SEND_H */
