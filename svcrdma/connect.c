@@ -44,6 +44,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	INIT_LIST_HEAD(&sx->rx_read_done);
 	INIT_LIST_HEAD(&sx->recv_free);
 	srdma_read_budget_init(sx);
+	srdma_read_stash_init(sx);
 	spin_lock_init(&sx->send_lock);
 	INIT_LIST_HEAD(&sx->send_free);
 	INIT_LIST_HEAD(&sx->send_orphans);
@@ -440,6 +441,9 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 						     sx->device->attrs.max_sge_rd),
 					       sx->xprt.xpt_server->sv_max_mesg);
 	sx->read_timeout = READ_ONCE(srdma_read_timeout) * HZ;
+	/* Pages of one largest Call; without them it only keeps none. */
+	srdma_read_stash_setup(sx, DIV_ROUND_UP(sx->xprt.xpt_server->sv_max_mesg,
+						PAGE_SIZE) + 1);
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
 	sx->recv_batch = q->recv_batch;
@@ -500,6 +504,7 @@ static void srdma_destroy_resources(struct srdma_xprt *sx)
 	}
 	rpcrdma_ib_destroy_qp(&sx->ib, sx->cm_id);
 	srdma_recv_destroy_all(sx);
+	srdma_read_stash_exit(sx);
 	srdma_send_destroy_all(sx);
 	srdma_rw_cache_destroy(sx);
 	rpcrdma_ib_destroy(&sx->ib, sx->cm_id);

@@ -128,16 +128,42 @@ void srdma_read_drop_pages(struct srdma_read *rd)
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_drop_pages);
 
-/*
- * The pages @rd's Call is rebuilt in.  In bulk, and one at a time (with
- * reclaim) for what that leaves, as svc_alloc_arg() would for the
- * thread.  Return: 0 or -ENOMEM, @rd holding what it got either way.
+/**
+ * srdma_read_recycle_pages - give a released Call's pages to the stash
+ * @sx: the connection
+ * @rd: the Call's Read state
+ *
+ * As srdma_read_drop_pages(), but the connection keeps what it can for
+ * its next Calls (srdma_read_stash_give()).
  */
-static int srdma_read_alloc_pages(struct srdma_read *rd)
+void srdma_read_recycle_pages(struct srdma_xprt *sx, struct srdma_read *rd)
+{
+	struct page **pp = rd->pages, **end = pp + rd->nr_pages;
+	unsigned int left;
+
+	left = srdma_read_stash_give(sx, rd->pages, rd->nr_pages);
+	if (left)
+		release_pages(rd->pages, left);
+	while (pp < end)
+		WRITE_ONCE(*pp++, NULL);
+	rd->nr_pages = 0;
+}
+
+/*
+ * The pages @rd's Call is rebuilt in: those the connection kept from
+ * its earlier Calls, then in bulk, and one at a time (with reclaim) for
+ * what that leaves, as svc_alloc_arg() would for the thread.
+ * Return: 0 or -ENOMEM, @rd holding what it got either way.
+ */
+static int srdma_read_alloc_pages(struct srdma_xprt *sx,
+				  struct srdma_read *rd)
 {
 	unsigned int i, n = rd->lo.npages;
 
-	rd->nr_pages = alloc_pages_bulk(GFP_KERNEL, n, rd->pages);
+	/* The bulk allocation fills what the stash leaves (read_stash.c). */
+	rd->nr_pages = srdma_read_stash_take(sx, rd->pages, n);
+	if (rd->nr_pages < n)
+		rd->nr_pages = alloc_pages_bulk(GFP_KERNEL, n, rd->pages);
 	for (i = rd->nr_pages; i < n; i++) {
 		rd->pages[i] = alloc_page(GFP_KERNEL);
 		if (!rd->pages[i])
@@ -480,7 +506,7 @@ int srdma_read_start(struct srdma_xprt *sx, struct srdma_recv *rc,
 	}
 	rd->charged = npages;
 
-	err = srdma_read_alloc_pages(rd);
+	err = srdma_read_alloc_pages(sx, rd);
 	if (!err)
 		err = srdma_call_fill(sx, rc, rd);
 	if (err) {

@@ -200,7 +200,7 @@ static __always_inline void srdma_recv_put(struct srdma_xprt *sx,
 	bool repost = false, trim = false;
 
 	if (rc->read_spare && rc->read_spare->nr_pages)
-		srdma_read_drop_pages(rc->read_spare);
+		srdma_read_recycle_pages(sx, rc->read_spare);
 	atomic_inc(&sx->calls_done);
 	spin_lock(&sx->rx_lock);
 	if (sx->recv_deficit && !sx->rq_closed) {

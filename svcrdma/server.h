@@ -322,6 +322,30 @@ enum srdma_grant_step {
  */
 #define SRDMA_GRANT_WINDOW	2
 
+/* A stash that took no page for this long gives them all back. */
+#define SRDMA_READ_STASH_QUIET	(2 * HZ)
+
+/**
+ * struct srdma_read_stash - pages kept for a connection's next Read chunks
+ * @lock: protects the other fields
+ * @nr: pages kept, @pages[0] to @pages[@nr - 1]
+ * @max: most pages kept: a largest Call's (0 until set up)
+ * @draining: @drain is queued or running
+ * @last_take: when a Call last took pages (jiffies)
+ * @pages: the pages kept, each holding one reference of the stash's
+ * @drain: gives the pages back once the connection is quiet
+ *	(srdma_read_stash_check())
+ */
+struct srdma_read_stash {
+	spinlock_t lock;	/* the stash's fields */
+	unsigned int nr;
+	unsigned int max;
+	bool draining;
+	unsigned long last_take;
+	struct page **pages;
+	struct srdma_conn_check drain;
+};
+
 /**
  * struct srdma_xprt - a listener or a connection
  * @xprt: the svc transport (first: see srdma_xprt())
@@ -414,6 +438,7 @@ enum srdma_grant_step {
  *	(jiffies) before the connection is closed
  * @read_watch: checks the age of the oldest RDMA Read while any is in
  *	flight (srdma_read_watch_check())
+ * @read_stash: pages of released Calls, kept for the next Calls' Reads
  * @read_waiter: entry in the list of connections waiting for room in
  *	read_budget (read_budget.c), or empty
  * @recv_free: Receive buffers not posted
@@ -502,6 +527,7 @@ struct srdma_xprt {
 	unsigned int read_limit;
 	unsigned long read_timeout;
 	struct srdma_conn_check read_watch;
+	struct srdma_read_stash read_stash;
 	struct list_head read_waiter;
 	struct list_head recv_free;
 	unsigned int recv_count;
@@ -1075,6 +1101,7 @@ int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd);
 void srdma_read_release_orphans(struct srdma_xprt *sx);
 void srdma_read_drop_pages(struct srdma_read *rd);
+void srdma_read_recycle_pages(struct srdma_xprt *sx, struct srdma_read *rd);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct srdma_read *srdma_read_get(struct srdma_recv *rc,
 				  const struct srdma_call_layout *lo);
@@ -1143,6 +1170,19 @@ void srdma_read_budget_exit(struct srdma_xprt *sx);
 unsigned long srdma_read_pages_in_flight(void);
 #if IS_ENABLED(CONFIG_KUNIT)
 unsigned long srdma_read_watch_check(struct srdma_xprt *sx,
+				     unsigned long now);
+#endif
+
+/* read_stash.c */
+void srdma_read_stash_init(struct srdma_xprt *sx);
+int srdma_read_stash_setup(struct srdma_xprt *sx, unsigned int max);
+unsigned int srdma_read_stash_take(struct srdma_xprt *sx, struct page **pages,
+				   unsigned int n);
+unsigned int srdma_read_stash_give(struct srdma_xprt *sx, struct page **pages,
+				   unsigned int n);
+void srdma_read_stash_exit(struct srdma_xprt *sx);
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned long srdma_read_stash_check(struct srdma_xprt *sx,
 				     unsigned long now);
 #endif
 
