@@ -28,9 +28,16 @@ word_in() {
 	return 1
 }
 
+# The steps of this test: STEPS, NFS_DEFAULT_STEPS if it is unset, none
+# if it is "none" (a test whose client runs no step, like the hostile
+# peer's, so that the server checks no step's effects).
+steps_list() {
+	[ "${STEPS:-}" = none ] || echo "${STEPS:-$NFS_DEFAULT_STEPS}"
+}
+
 # has_step NAME: the test runs step NAME.
 has_step() {
-	word_in "$1" "${STEPS:-$NFS_DEFAULT_STEPS}"
+	word_in "$1" "$(steps_list)"
 }
 
 # run_steps ROLE: ROLE's half of each step in STEPS, in order.  A name
@@ -38,11 +45,11 @@ has_step() {
 run_steps() {
 	local role=$1 s
 
-	for s in ${STEPS:-$NFS_DEFAULT_STEPS}; do
+	for s in $(steps_list); do
 		word_in "$s" "$NFS_STEPS" ||
 			fail "STEPS names '$s', which is no step (nfs-steps.sh)"
 	done
-	for s in ${STEPS:-$NFS_DEFAULT_STEPS}; do
+	for s in $(steps_list); do
 		if declare -F "${role}_step_$s" >/dev/null; then
 			"${role}_step_$s"
 		fi
