@@ -441,9 +441,11 @@ static int srdma_size(struct srdma_xprt *sx, struct rpcrdma_server_queues *q)
 						     sx->device->attrs.max_sge_rd),
 					       sx->xprt.xpt_server->sv_max_mesg);
 	sx->read_timeout = READ_ONCE(srdma_read_timeout) * HZ;
-	/* Pages of one largest Call; without them it only keeps none. */
-	srdma_read_stash_setup(sx, DIV_ROUND_UP(sx->xprt.xpt_server->sv_max_mesg,
-						PAGE_SIZE) + 1);
+	/*
+	 * What its Reads move at once, at least a largest Call: half its
+	 * limit.  Without the room, the stash only keeps nothing.
+	 */
+	srdma_read_stash_setup(sx, sx->read_limit / 2);
 	/* Posted, waiting for nfsd and being served: a window each. */
 	sx->recv_limit = 2 * q->recv_posted;
 	sx->recv_batch = q->recv_batch;

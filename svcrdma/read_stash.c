@@ -13,8 +13,11 @@
  *
  * - Only pages no one else holds (a page count of 1) are kept; any
  *   other goes back to the allocator as before.
- * - At most the pages of one largest Call are kept, so that a writer
- *   holds about that much more memory than it uses.
+ * - At most half the connection's limit of pages of Reads in flight
+ *   are kept (what its Reads move at once, at least one largest Call's),
+ *   so that a writer holds at most that much more memory than it uses:
+ *   a stash of one Call's pages would serve one Call of those in flight
+ *   and leave the others to the allocator.
  * - A connection that took none for SRDMA_READ_STASH_QUIET gives all of
  *   them back (a delayed work, @drain), and so does a closing one.
  *
@@ -147,7 +150,7 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_read_stash_init);
 /**
  * srdma_read_stash_setup - let the stash keep pages
  * @sx: the connection, before its first Call
- * @max: most pages to keep: those of one largest Call
+ * @max: most pages to keep
  *
  * Return: 0, or -ENOMEM (the stash then keeps nothing, which costs only
  * speed).

@@ -329,7 +329,8 @@ enum srdma_grant_step {
  * struct srdma_read_stash - pages kept for a connection's next Read chunks
  * @lock: protects the other fields
  * @nr: pages kept, @pages[0] to @pages[@nr - 1]
- * @max: most pages kept: a largest Call's (0 until set up)
+ * @max: most pages kept: half the connection's @read_limit (0 until
+ *	set up)
  * @draining: @drain is queued or running
  * @last_take: when a Call last took pages (jiffies)
  * @pages: the pages kept, each holding one reference of the stash's
