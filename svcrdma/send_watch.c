@@ -35,9 +35,10 @@
  *
  * Counted from the later of @posted and @progress: a Send posted behind
  * a long queue waits its turn while the queue retires what comes first.
- * All in jiffies.
+ * All in jiffies; the Reads' watch counts the same way
+ * (srdma_read_time_left()).
  *
- * Return: jiffies left, 0 once the bound is reached.
+ * Return: jiffies left, at most @bound; 0 once the bound is reached.
  */
 VISIBLE_IF_KUNIT unsigned long srdma_send_watch_left(unsigned long posted,
 						     unsigned long progress,
@@ -45,9 +46,8 @@ VISIBLE_IF_KUNIT unsigned long srdma_send_watch_left(unsigned long posted,
 						     unsigned long bound)
 {
 	unsigned long since = time_after(progress, posted) ? progress : posted;
-	long left = (long)(since + bound - now);
 
-	return left > 0 ? left : 0;
+	return srdma_read_time_left(since, now, bound);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_send_watch_left);
 
