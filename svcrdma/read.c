@@ -107,6 +107,17 @@ VISIBLE_IF_KUNIT void srdma_read_put(struct srdma_recv *rc,
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
 
+/* @rd holds no page any more: its entries are NULL again. */
+static void srdma_read_clear_pages(struct srdma_read *rd)
+{
+	struct page **pp = rd->pages, **end = pp + rd->nr_pages;
+
+	/* Stores, not a memset: one instruction per entry, not eight. */
+	while (pp < end)
+		WRITE_ONCE(*pp++, NULL);
+	rd->nr_pages = 0;
+}
+
 /**
  * srdma_read_drop_pages - give back the pages a Read's state holds
  * @rd: the Read's state
@@ -116,15 +127,10 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
  */
 void srdma_read_drop_pages(struct srdma_read *rd)
 {
-	struct page **pp = rd->pages, **end = pp + rd->nr_pages;
-
-	if (pp == end)
+	if (!rd->nr_pages)
 		return;
-	release_pages(pp, rd->nr_pages);
-	/* Stores, not a memset: one instruction per entry, not eight. */
-	while (pp < end)
-		WRITE_ONCE(*pp++, NULL);
-	rd->nr_pages = 0;
+	release_pages(rd->pages, rd->nr_pages);
+	srdma_read_clear_pages(rd);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_drop_pages);
 
@@ -138,15 +144,12 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_read_drop_pages);
  */
 void srdma_read_recycle_pages(struct srdma_xprt *sx, struct srdma_read *rd)
 {
-	struct page **pp = rd->pages, **end = pp + rd->nr_pages;
 	unsigned int left;
 
 	left = srdma_read_stash_give(sx, rd->pages, rd->nr_pages);
 	if (left)
 		release_pages(rd->pages, left);
-	while (pp < end)
-		WRITE_ONCE(*pp++, NULL);
-	rd->nr_pages = 0;
+	srdma_read_clear_pages(rd);
 }
 
 /*
