@@ -145,7 +145,14 @@ read_stall_watch() {
 	base=$(mem_used_kib)
 	avail=$(mem_available_kib)
 	min_avail=$avail
-	signal_peer read-stall-ready
+	# The peer sizes its Read chunks by nfsd's largest payload, so that
+	# its grant of calls asks for more than the connection's limit
+	# (twice a largest Call) whatever grant it reached.
+	if cat /proc/fs/nfsd/max_block_size >/out/read-stall-ready.tmp; then
+		mv /out/read-stall-ready.tmp /out/read-stall-ready.flag
+	else
+		signal_peer read-stall-ready
+	fi
 	until [ -e /out/read-stall-closed.flag ] ||
 	      [ -e /out/client-finished.flag ]; do
 		now=$(peer_read_pages | cut -d' ' -f2)

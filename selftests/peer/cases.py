@@ -726,12 +726,27 @@ def send_queue_stall(runner, conn, xid):
 # RDMA Reads go unanswered (its read_timeout sysctl: 10 s by default; the
 # server's half of the case in test 70 sets 1 s for this case's
 # connection), counted from the last call sent; the size of each call's
-# Read chunk, the largest WRITE payload the guests' nfsd takes (nfsd
-# sizes it by memory: 256 KiB a little under 2 GiB, 1 MiB from 4 GiB; a
-# chunk past its sv_max_mesg is refused with ERR_CHUNK, no Read posted);
-# and how long the server's half may take (--sync-dir).
+# Read chunk without the server's half (with it, read_stall_chunk());
+# the largest it may be (nfsd's largest payload on 7.2; a chunk past the
+# server's sv_max_mesg is refused with ERR_CHUNK, no Read posted); and
+# how long the server's half may take (--sync-dir).
 READ_STALL_LIMIT = 30
 READ_STALL_CHUNK = 256 << 10
+READ_STALL_CHUNK_MAX = 4 << 20
+
+
+def read_stall_chunk(said):
+    """The read-stall case's Read chunk size: SAID, nfsd's largest
+    payload as the server's half reads it (max_block_size), within
+    READ_STALL_CHUNK and READ_STALL_CHUNK_MAX; READ_STALL_CHUNK when it
+    said nothing.  A Call of that payload fits the server's sv_max_mesg,
+    and three of them are more than a connection's Read limit (twice a
+    largest Call), so that a small grant still finds the limit."""
+    try:
+        size = int(said)
+    except ValueError:
+        return READ_STALL_CHUNK
+    return max(READ_STALL_CHUNK, min(size, READ_STALL_CHUNK_MAX))
 READ_STALL_SYNC = 180
 
 
@@ -740,7 +755,7 @@ def read_stall(runner, conn, xid):
     of its own, it raises its grant with bursts of NULL calls, then keeps
     the server's RDMA READ requests from reaching its adapter
     (read_stall.py) and sends its whole grant of NULL calls, each with a
-    256 KiB data item in a Read chunk.  The server must close the
+    data item in a Read chunk (read_stall_chunk()).  The server must close the
     connection within READ_STALL_LIMIT seconds (by its read_timeout,
     before its QP's own retries run out), answer none of those calls,
     and serve the others meanwhile (the shared connection after this
@@ -756,6 +771,9 @@ def read_stall(runner, conn, xid):
         why = sync.wait('read-stall-ready', READ_STALL_SYNC)
         if why:
             return why
+        chunk = read_stall_chunk(sync.text('read-stall-ready'))
+    else:
+        chunk = READ_STALL_CHUNK
     # A connection of its own, made after the server's half set its bound.
     try:
         stall = Connection(args)
@@ -776,18 +794,18 @@ def read_stall(runner, conn, xid):
         why = drop.install()
         if why:
             return why
-        stall.remote_mr = RemoteReadable(stall.pd, READ_STALL_CHUNK)
+        stall.remote_mr = RemoteReadable(stall.pd, chunk)
         sent = 0
         for i in range(grant):
             x = xid + 0x100 + i
             if not stall.send(null_call_with_read_chunk(
-                    x, args, stall.remote_mr, READ_STALL_CHUNK)):
+                    x, args, stall.remote_mr, chunk)):
                 break
             sent += 1
         start = time.monotonic()
         if sync:
             sync.signal('read-stall-sent',
-                        '%d\n' % (sent * READ_STALL_CHUNK // 1024))
+                        '%d\n' % (sent * chunk // 1024))
         stall.wait_cm_disconnect(READ_STALL_LIMIT)
         waited = time.monotonic() - start
         answered = len(stall.drain())
@@ -796,7 +814,7 @@ def read_stall(runner, conn, xid):
         runner.note('%d of %d NULL calls with a %d KiB Read chunk sent; '
                     '%s RDMA READ requests dropped before our adapter; '
                     '%d calls answered; then %s after %.1f s' %
-                    (sent, grant, READ_STALL_CHUNK // 1024,
+                    (sent, grant, chunk // 1024,
                      'some' if dropped is None else dropped, answered,
                      'the server disconnected' if stall.cm_disconnected
                      else 'nothing', waited))

@@ -134,6 +134,15 @@ class PeerSync:
         with open(self._path(name), 'w') as f:
             f.write(text)
 
+    def text(self, name):
+        """What the flag NAME says, or '' if it says nothing or is not
+        there."""
+        try:
+            with open(self._path(name)) as f:
+                return f.read().strip()
+        except OSError:
+            return ''
+
     def wait(self, name, timeout):
         """Returns why NAME did not come within TIMEOUT seconds, or None."""
         deadline = time.monotonic() + timeout

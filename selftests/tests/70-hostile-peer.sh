@@ -8,7 +8,8 @@
 # with no chunk to carry it must get ERR_CHUNK, a peer that stops posting
 # Receives while large replies fill the Send Queue must be disconnected
 # within seconds (nfsd threads are not pinned), a peer that stops
-# answering RDMA Reads while its calls' 256 KiB Read chunks wait must be
+# answering RDMA Reads while its calls' Read chunks (nfsd's largest
+# payload each) wait must be
 # disconnected by read_timeout, with no more pages of Reads in flight
 # than its connection's limit and the server's memory back once it is
 # gone, a host connecting from six IPv6 addresses of its /64 must count
