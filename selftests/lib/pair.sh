@@ -62,11 +62,18 @@ fi
 	--ip 192.0.2.1/24 "${spcap[@]}" "${snet2[@]}" "${common[@]}" \
 	"${senv[@]}" &
 spid=$!
-for _ in $(seq 100); do
-	[ -S "$sock" ] && { [ -z "$sock2" ] || [ -S "$sock2" ]; } && break
+# Before its QEMU opens the link, vm.sh may have a kernel to unpack and
+# an initramfs to build (minutes on a cold machine, for 7.2's guests):
+# wait as long as it runs, up to the guest's own timeout.
+sockets_open() {
+	[ -S "$sock" ] && { [ -z "$sock2" ] || [ -S "$sock2" ]; }
+}
+deadline=$((SECONDS + timeout))
+until sockets_open || ! kill -0 "$spid" 2>/dev/null ||
+	[ "$SECONDS" -ge "$deadline" ]; do
 	sleep 0.1
 done
-[ -S "$sock" ] && { [ -z "$sock2" ] || [ -S "$sock2" ]; } ||
+sockets_open ||
 	{ kill "$spid" 2>/dev/null; die "server guest did not open $sock"; }
 "$vm" --name client --kernel "$ckernel" --script "$cscript" --out "$out" \
 	--cpus 1 --mem 2048 --timeout "$timeout" --net-connect "$sock" \
