@@ -286,6 +286,31 @@ class Verdict(unittest.TestCase):
         self.assertIn("REP bytes transport 65.00, +4096 B (read) > 1.02",
                       line)
 
+    def test_goal_beyond_any_module(self):
+        # Metadata: the RPC layer is most of the figure.  Ours at 0.90,
+        # and 0.86 with rpcrdma.ko and its callouts at no cost (8600 of
+        # 10000): no module could meet 0.85 there.
+        line = verdict_of(bench_csv(rpcrdma_insns={"metadata": 200},
+                                    rpcrdma_callout_insns={"metadata": 200},
+                                    sunrpc_insns={"metadata": 5000},
+                                    sunrpc_callout_insns={"metadata":
+                                                          3600}))
+        self.assertIn("FAIL transport 0.90 (metadata) > 0.85", line)
+        self.assertIn("; beyond any rpcrdma.ko (the transport with ours at "
+                      "no cost): 0.860 (metadata)", line)
+        # A miss that a cheaper module would fix is not beyond it.
+        line = verdict_of(bench_csv(rpcrdma_insns={"randread": 3600}))
+        self.assertIn("FAIL transport 1.00 (randread)", line)
+        self.assertNotIn("beyond", line)
+
+    def test_goal_floor_row(self):
+        vals = load(bench_csv(jobs=("metadata",), rounds=1))
+        ratios.add_transport(vals)
+        ratios.add_goal_floors(vals, ("client",))
+        self.assertEqual(
+            vals[("metadata_transport_insns_rpc_client_less_rpcrdma", "1")],
+            {"stock": 10000, "ours": 5600})
+
     def test_rxe_guard(self):
         line = verdict_of(bench_csv(rxe_insns={"write": 11500}))
         self.assertEqual(line, "verdict client: FAIL transport <= 0.85 "
