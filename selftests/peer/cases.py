@@ -981,7 +981,8 @@ CASES = [
          None, (), OWN, action=send_queue_stall),
     Case('read-stall',
          'a peer that stops answering RDMA Reads while its whole grant of '
-         'calls with 256 KiB Read chunks waits gets disconnected',
+         'calls with Read chunks of the largest payload nfsd takes waits '
+         'gets disconnected',
          None, (), OWN, action=read_stall),
     Case('share-keys',
          'one host connecting from six IPv6 addresses of its /64 is one '
