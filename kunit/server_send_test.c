@@ -415,9 +415,9 @@ static void server_bc_call_case(struct kunit *test)
 	/* The connection's cache holds the context, as srdma_send_put() left it. */
 	c.sx->max_send_sge = v->max_sge;
 	spin_lock_init(&c.sx->send_lock);
-	INIT_LIST_HEAD(&c.sx->send_free);
+	init_llist_head(&c.sx->send_free);
 	INIT_LIST_HEAD(&c.sc->rws);
-	list_add(&c.sc->node, &c.sx->send_free);
+	llist_add(&c.sc->free_node, &c.sx->send_free);
 
 	sc = srdma_send_get(c.sx);
 	KUNIT_ASSERT_PTR_EQ(test, sc, c.sc);

@@ -46,7 +46,7 @@ static struct srdma_xprt *srdma_xprt_alloc(struct svc_serv *serv,
 	srdma_read_budget_init(sx);
 	srdma_read_stash_init(sx);
 	spin_lock_init(&sx->send_lock);
-	INIT_LIST_HEAD(&sx->send_free);
+	init_llist_head(&sx->send_free);
 	INIT_LIST_HEAD(&sx->send_orphans);
 	rpcrdma_sendq_init(&sx->sendq);
 	srdma_send_watch_init(sx);

@@ -166,16 +166,14 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_send_build);
  */
 struct srdma_send *srdma_send_get(struct srdma_xprt *sx)
 {
+	struct llist_node *free;
 	struct srdma_send *sc;
 
 	spin_lock(&sx->send_lock);
-	sc = list_first_entry_or_null(&sx->send_free, struct srdma_send,
-				      node);
-	if (sc)
-		list_del(&sc->node);
+	free = llist_del_first(&sx->send_free);
 	spin_unlock(&sx->send_lock);
-	if (!sc)
-		sc = srdma_send_alloc(sx);
+	sc = free ? llist_entry(free, struct srdma_send, free_node) :
+		    srdma_send_alloc(sx);
 	if (!sc)
 		return NULL;
 	/* Its SGE list and pages are empty: srdma_send_put() saw to that. */
@@ -198,9 +196,8 @@ void srdma_send_put(struct srdma_send *sc)
 	/* srdma_take_pages() left no NULL among them. */
 	release_pages(sc->pages, sc->nr_pages);
 	sc->nr_pages = 0;
-	spin_lock(&sx->send_lock);
-	list_add(&sc->node, &sx->send_free);
-	spin_unlock(&sx->send_lock);
+	/* An llist takes any number of adders at once, without the lock. */
+	llist_add(&sc->free_node, &sx->send_free);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_send_put);
 
@@ -228,12 +225,11 @@ void srdma_send_release_orphans(struct srdma_xprt *sx)
  */
 void srdma_send_destroy_all(struct srdma_xprt *sx)
 {
+	struct llist_node *free = llist_del_all(&sx->send_free);
 	struct srdma_send *sc, *next;
 
-	list_for_each_entry_safe(sc, next, &sx->send_free, node) {
-		list_del(&sc->node);
+	llist_for_each_entry_safe(sc, next, free, free_node)
 		srdma_send_free(sc);
-	}
 }
 
 /* Retire the Sends posted up to and including @last (all if NULL). */

@@ -16,6 +16,7 @@
 #define _SVCRDMA_SERVER_H
 
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/percpu.h>
@@ -450,8 +451,9 @@ struct srdma_read_stash {
  *	the Receive completion handler, one completion at a time, uses it)
  * @recv_deficit: Receives not reposted because @recv_limit was reached;
  *	buffers nfsd releases are posted first while it is not zero
- * @send_lock: protects @send_free, @send_orphans and @read_orphans
- * @send_free: Send contexts not in use
+ * @send_lock: serialises the takers of @send_free (llist_del_first()
+ *	allows one at a time) and protects @send_orphans and @read_orphans
+ * @send_free: Send contexts not in use; added to without a lock
  * @send_orphans: Send contexts whose chain was posted only in part:
  *	their pages and mappings are released after the QP is drained
  * @read_orphans: Read states (struct srdma_read) whose chain was posted
@@ -538,8 +540,8 @@ struct srdma_xprt {
 	unsigned int recv_deficit;
 	unsigned int recv_trim;
 
-	spinlock_t send_lock;	/* protects send_free and the orphans */
-	struct list_head send_free;
+	spinlock_t send_lock;	/* send_free's takers and the orphans */
+	struct llist_head send_free;
 	struct list_head send_orphans;
 	struct list_head read_orphans;
 
@@ -809,7 +811,8 @@ struct srdma_read {
 
 /**
  * struct srdma_send - a Send and the RDMA Writes chained before it
- * @node: entry in send_free or send_orphans
+ * @node: entry in send_orphans
+ * @free_node: entry in send_free
  * @sx: owning connection
  * @wr: the Send work request
  * @cqe: its completion
@@ -835,6 +838,7 @@ struct srdma_read {
  */
 struct srdma_send {
 	struct list_head node;
+	struct llist_node free_node;
 	struct srdma_xprt *sx;
 	struct ib_send_wr wr;
 	struct ib_cqe cqe;
