@@ -447,9 +447,9 @@ def verdict(vals, label, guests, min_rounds=MIN_ROUNDS, goal=GOAL):
                 floors = [goal_floor(vals, job, guest, rnd)
                           for rnd in rounds]
                 floors = [f["ours"] / f["stock"] for f in floors if f]
-                if floors and statistics.median(floors) > goal:
-                    beyond.append(f"{statistics.median(floors):.3f} "
-                                  f"({where})")
+                floor = statistics.median(floors) if floors else 0
+                if floor > goal:
+                    beyond.append(f"{floor:.3f} ({where})")
             guards = [(name, f"{stem}_{guest}", as_bytes)
                       for name, stem, as_bytes in GUARDS]
             if len(guests) == 1:
