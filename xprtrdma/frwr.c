@@ -49,9 +49,11 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	/* We may be called while the RPC layer writes back or swaps out. */
 	flags = memalloc_noio_save();
 	/* One entry per page: a run covers at most mr_depth pages. */
-	mr = kzalloc(struct_size(mr, sg, ep->mr_depth), GFP_KERNEL);
+	mr = kmalloc(struct_size(mr, sg, ep->mr_depth), GFP_KERNEL);
 	if (!mr)
 		goto out;
+	/* Zeroed once: the scatterlist by sg_init_table() below. */
+	memset(mr, 0, offsetof(struct xrdma_mr, sg));
 	ibmr = ib_alloc_mr(ep->ib.pd, IB_MR_TYPE_MEM_REG, ep->mr_depth);
 	if (IS_ERR(ibmr)) {
 		kfree(mr);
