@@ -31,7 +31,7 @@ static struct srdma_recv *rdc_recv(struct kunit *test)
 /* Free what the Receive still holds, as srdma_recv_free() does. */
 static void rdc_release(struct srdma_recv *rc)
 {
-	kfree(rc->read_spare);
+	srdma_read_free(rc->read_spare);
 	rc->read_spare = NULL;
 }
 

@@ -2,8 +2,10 @@
 /*
  * KUnit: the server's per-connection cache of RDMA Read and Write
  * contexts (svcrdma/rw.c).  A segment of up to SRDMA_RW_INLINE_SGES
- * pieces uses the context's own scatterlist, a longer one a table of
- * its own that goes when the context is given back; given-back contexts
+ * pieces uses the context's own scatterlist; one of up to
+ * SRDMA_RW_KEPT_SGES the table the context keeps from its first such
+ * segment on; a longer one a table of its own that goes when the
+ * context is given back; given-back contexts
  * are reused, at most twice the connection's credits of them are kept,
  * and the rest are freed; an owner's own context serves before them.
  * No device is needed: these run on a bare struct srdma_xprt.  kmemleak,
@@ -42,19 +44,34 @@ static void rwc_expect_table(struct kunit *test, struct srdma_rw *rw,
 	KUNIT_EXPECT_EQ(test, n, nents);
 }
 
+enum rwc_table { RWC_INLINE, RWC_KEPT, RWC_OWN };
+
 struct rwc_vec {
 	const char *name;
 	unsigned int nents;
-	bool inline_sgl;
+	enum rwc_table table;
 };
 
 static const struct rwc_vec rwc_vecs[] = {
-	{ "1 piece: inline",		1,				true },
-	{ "2 pieces: inline",		2,				true },
-	{ "at the inline limit",	SRDMA_RW_INLINE_SGES,		true },
-	{ "one past the limit: table",	SRDMA_RW_INLINE_SGES + 1,	false },
-	{ "a 1 MiB segment: table",	257,				false },
+	{ "1 piece: inline",		1,			RWC_INLINE },
+	{ "2 pieces: inline",		2,			RWC_INLINE },
+	{ "at the inline limit",	SRDMA_RW_INLINE_SGES,	RWC_INLINE },
+	{ "one past it: kept table",	SRDMA_RW_INLINE_SGES + 1, RWC_KEPT },
+	{ "256 KiB: kept table",	65,			RWC_KEPT },
+	{ "at the kept limit",		SRDMA_RW_KEPT_SGES,	RWC_KEPT },
+	{ "one past it: own table",	SRDMA_RW_KEPT_SGES + 1,	RWC_OWN },
+	{ "a 1 MiB segment: own table",	257,			RWC_OWN },
 };
+
+/* Which table @rw's segment uses. */
+static enum rwc_table rwc_table_of(const struct srdma_rw *rw)
+{
+	if (rw->sgt.sgl == rw->inline_sgl)
+		return RWC_INLINE;
+	if (rw->kept_sgl && rw->sgt.sgl == rw->kept_sgl)
+		return RWC_KEPT;
+	return RWC_OWN;
+}
 
 static void rwc_desc(const struct rwc_vec *v, char *desc)
 {
@@ -72,7 +89,7 @@ static void rw_get_case(struct kunit *test)
 
 	rw = srdma_rw_get(sx, NULL, v->nents);
 	KUNIT_ASSERT_NOT_NULL(test, rw);
-	KUNIT_EXPECT_EQ(test, rw->sgt.sgl == rw->inline_sgl, v->inline_sgl);
+	KUNIT_EXPECT_EQ(test, rwc_table_of(rw), v->table);
 	rwc_expect_table(test, rw, v->nents);
 
 	srdma_rw_put(sx, rw);
@@ -83,6 +100,7 @@ static void rw_get_case(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, again);
 	KUNIT_EXPECT_PTR_EQ(test, again, rw);
 	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 0U);
+	KUNIT_EXPECT_EQ(test, rwc_table_of(again), v->table);
 	rwc_expect_table(test, again, v->nents);
 	srdma_rw_put(sx, again);
 	srdma_rw_cache_destroy(sx);
@@ -151,6 +169,79 @@ static void rw_spare_case(struct kunit *test)
 	srdma_rw_cache_destroy(sx);
 }
 
+/*
+ * The kept table is allocated once and serves every later segment that
+ * fits it, of any length, with no entry left over from the one before;
+ * a longer segment takes a table of its own and leaves the kept one be.
+ * kmemleak sees that the kept table goes with its context.
+ */
+static void rw_kept_table_case(struct kunit *test)
+{
+	struct srdma_xprt *sx = rwc_xprt(test, 4);
+	struct scatterlist *kept;
+	struct srdma_rw *rw;
+
+	rw = srdma_rw_get(sx, NULL, 100);
+	KUNIT_ASSERT_NOT_NULL(test, rw);
+	kept = rw->kept_sgl;
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	KUNIT_EXPECT_PTR_EQ(test, rw->sgt.sgl, kept);
+	rwc_expect_table(test, rw, 100);
+	srdma_rw_put(sx, rw);
+
+	/* Shorter: the same table, ending where this segment ends. */
+	rw = srdma_rw_get(sx, NULL, 20);
+	KUNIT_ASSERT_NOT_NULL(test, rw);
+	KUNIT_EXPECT_PTR_EQ(test, rw->sgt.sgl, kept);
+	rwc_expect_table(test, rw, 20);
+	srdma_rw_put(sx, rw);
+
+	/* Longer than it holds: a table of its own, the kept one stays. */
+	rw = srdma_rw_get(sx, NULL, SRDMA_RW_KEPT_SGES + 40);
+	KUNIT_ASSERT_NOT_NULL(test, rw);
+	KUNIT_EXPECT_EQ(test, rwc_table_of(rw), RWC_OWN);
+	KUNIT_EXPECT_PTR_EQ(test, rw->kept_sgl, kept);
+	rwc_expect_table(test, rw, SRDMA_RW_KEPT_SGES + 40);
+	srdma_rw_put(sx, rw);
+
+	/* The whole kept table again, after the own one went. */
+	rw = srdma_rw_get(sx, NULL, SRDMA_RW_KEPT_SGES);
+	KUNIT_ASSERT_NOT_NULL(test, rw);
+	KUNIT_EXPECT_PTR_EQ(test, rw->sgt.sgl, kept);
+	rwc_expect_table(test, rw, SRDMA_RW_KEPT_SGES);
+	srdma_rw_put(sx, rw);
+	srdma_rw_cache_destroy(sx);
+}
+
+/* An owner's own context keeps its table too, until its owner frees it. */
+static void rw_spare_kept_table_case(struct kunit *test)
+{
+	struct srdma_xprt *sx = rwc_xprt(test, 4);
+	struct scatterlist *kept;
+	struct srdma_rw *spare, *rw;
+
+	spare = kunit_kzalloc(test, sizeof(*spare), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, spare);
+	srdma_rw_init_embedded(spare);
+
+	rw = srdma_rw_get(sx, spare, 64);
+	KUNIT_EXPECT_PTR_EQ(test, rw, spare);
+	kept = spare->kept_sgl;
+	KUNIT_ASSERT_NOT_NULL(test, kept);
+	srdma_rw_put(sx, rw);
+	KUNIT_EXPECT_EQ(test, sx->rw_free_count, 0U);
+
+	rw = srdma_rw_get(sx, spare, 33);
+	KUNIT_EXPECT_PTR_EQ(test, rw, spare);
+	KUNIT_EXPECT_PTR_EQ(test, rw->sgt.sgl, kept);
+	rwc_expect_table(test, rw, 33);
+	srdma_rw_put(sx, rw);
+
+	srdma_rw_free_table(spare);
+	KUNIT_EXPECT_NULL(test, spare->kept_sgl);
+	srdma_rw_cache_destroy(sx);
+}
+
 /* At most twice the credits are kept; destroy empties the cache. */
 static void rw_cache_bound_case(struct kunit *test)
 {
@@ -177,6 +268,8 @@ static struct kunit_case rpcrdma_server_rw_cache_cases[] = {
 	KUNIT_CASE_PARAM(rw_get_case, rwc_gen_params),
 	KUNIT_CASE(rw_table_then_inline_case),
 	KUNIT_CASE(rw_spare_case),
+	KUNIT_CASE(rw_kept_table_case),
+	KUNIT_CASE(rw_spare_kept_table_case),
 	KUNIT_CASE(rw_cache_bound_case),
 	{}
 };

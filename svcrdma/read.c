@@ -63,7 +63,7 @@ srdma_read_state(struct srdma_recv *rc, unsigned int npages)
 		 */
 		memset(rd, 0, offsetof(struct srdma_read, lo));
 	} else {
-		kfree(rd);
+		srdma_read_free(rd);
 		max_pages = max_t(unsigned int, npages, SRDMA_READ_MIN_PAGES);
 		rd = kzalloc(struct_size(rd, pages, max_pages), GFP_KERNEL);
 		if (!rd)
@@ -98,12 +98,10 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_read_get);
 VISIBLE_IF_KUNIT void srdma_read_put(struct srdma_recv *rc,
 				     struct srdma_read *rd)
 {
-	if (rc->read_spare) {
-		srdma_read_drop_pages(rd);
-		kfree(rd);
-	} else {
+	if (rc->read_spare)
+		srdma_read_free(rd);
+	else
 		rc->read_spare = rd;
-	}
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_put);
 
@@ -133,6 +131,20 @@ void srdma_read_drop_pages(struct srdma_read *rd)
 	srdma_read_clear_pages(rd);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_drop_pages);
+
+/**
+ * srdma_read_free - free a Read's state, with the pages it still holds
+ * @rd: the state, none of whose contexts a work request uses; or NULL
+ */
+void srdma_read_free(struct srdma_read *rd)
+{
+	if (!rd)
+		return;
+	srdma_read_drop_pages(rd);
+	srdma_rw_free_table(&rd->rw);
+	kfree(rd);
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_read_free);
 
 /**
  * srdma_read_recycle_pages - give a released Call's pages to the stash
@@ -281,8 +293,7 @@ void srdma_read_release_orphans(struct srdma_xprt *sx)
 		list_del(&rd->orphan);
 		srdma_read_settle(sx, rd);
 		srdma_rw_destroy_list(sx, &rd->rws);
-		srdma_read_drop_pages(rd);
-		kfree(rd);
+		srdma_read_free(rd);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_read_release_orphans);

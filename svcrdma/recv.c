@@ -47,9 +47,7 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_recv_hdr_init);
 static void srdma_recv_free(struct srdma_xprt *sx, struct srdma_recv *rc)
 {
 	rpcrdma_recv_buf_release(&rc->rb, sx->device);
-	if (rc->read_spare)
-		srdma_read_drop_pages(rc->read_spare);
-	kfree(rc->read_spare);
+	srdma_read_free(rc->read_spare);
 	kfree(rc->big);
 	kfree(rc);
 }

@@ -209,17 +209,56 @@ VISIBLE_IF_KUNIT bool srdma_rw_in_pages(const struct xdr_buf *xdr,
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_in_pages);
 
-/* Give @rw a table of @nents entries: its own, or one allocated for it. */
+/*
+ * Give @rw a table of @nents entries: its inline one; the one it keeps,
+ * allocated once; or, for a segment longer than that, one allocated for
+ * this segment alone.
+ */
 static int srdma_rw_init_table(struct srdma_rw *rw, unsigned int nents)
 {
-	if (nents <= SRDMA_RW_INLINE_SGES) {
-		sg_init_table(rw->inline_sgl, nents);
-		rw->sgt.sgl = rw->inline_sgl;
-		rw->sgt.nents = nents;
-		rw->sgt.orig_nents = nents;
-		return 0;
+	struct scatterlist *sgl = rw->inline_sgl;
+
+	if (nents > SRDMA_RW_INLINE_SGES) {
+		if (nents > SRDMA_RW_KEPT_SGES)
+			return sg_alloc_table(&rw->sgt, nents, GFP_KERNEL);
+		if (unlikely(!rw->kept_sgl)) {
+			rw->kept_sgl = kmalloc_array(SRDMA_RW_KEPT_SGES,
+						     sizeof(*sgl), GFP_KERNEL);
+			if (!rw->kept_sgl)
+				return -ENOMEM;
+		}
+		sgl = rw->kept_sgl;
 	}
-	return sg_alloc_table(&rw->sgt, nents, GFP_KERNEL);
+	sg_init_table(sgl, nents);
+	rw->sgt.sgl = sgl;
+	rw->sgt.nents = nents;
+	rw->sgt.orig_nents = nents;
+	return 0;
+}
+
+/* Is @rw's table one allocated for its current segment alone? */
+static inline bool srdma_rw_table_own(const struct srdma_rw *rw)
+{
+	return rw->sgt.sgl != rw->inline_sgl && rw->sgt.sgl != rw->kept_sgl;
+}
+
+/**
+ * srdma_rw_free_table - free the table a context keeps
+ * @rw: a context no work request uses, about to be freed itself (with
+ *	its owner, if it is one's own)
+ */
+void srdma_rw_free_table(struct srdma_rw *rw)
+{
+	kfree(rw->kept_sgl);
+	rw->kept_sgl = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(srdma_rw_free_table);
+
+/* Free a context that is not an owner's own, with its table. */
+static void srdma_rw_free(struct srdma_rw *rw)
+{
+	srdma_rw_free_table(rw);
+	kfree(rw);
 }
 
 /**
@@ -260,9 +299,10 @@ srdma_rw_get(struct srdma_xprt *sx, struct srdma_rw *spare, unsigned int nents)
 		if (!rw)
 			return NULL;
 		rw->embedded = false;
+		rw->kept_sgl = NULL;
 	}
 	if (srdma_rw_init_table(rw, nents)) {
-		kfree(rw);
+		srdma_rw_free(rw);
 		return NULL;
 	}
 	return rw;
@@ -281,7 +321,7 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_rw_get);
 VISIBLE_IF_KUNIT __always_inline void srdma_rw_put(struct srdma_xprt *sx,
 						   struct srdma_rw *rw)
 {
-	if (rw->sgt.sgl != rw->inline_sgl)
+	if (unlikely(srdma_rw_table_own(rw)))
 		sg_free_table(&rw->sgt);
 	if (rw->embedded) {
 		rw->busy = false;
@@ -294,7 +334,8 @@ VISIBLE_IF_KUNIT __always_inline void srdma_rw_put(struct srdma_xprt *sx,
 		rw = NULL;
 	}
 	spin_unlock(&sx->rw_lock);
-	kfree(rw);
+	if (rw)
+		srdma_rw_free(rw);
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_put);
 
@@ -306,6 +347,7 @@ void srdma_rw_init_embedded(struct srdma_rw *rw)
 {
 	rw->embedded = true;
 	rw->busy = false;
+	rw->kept_sgl = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(srdma_rw_init_embedded);
 
@@ -318,7 +360,7 @@ void srdma_rw_cache_destroy(struct srdma_xprt *sx)
 	struct srdma_rw *rw, *next;
 
 	list_for_each_entry_safe(rw, next, &sx->rw_free, node)
-		kfree(rw);
+		srdma_rw_free(rw);
 	INIT_LIST_HEAD(&sx->rw_free);
 	sx->rw_free_count = 0;
 }

@@ -42,6 +42,7 @@ static void srdma_send_free(struct srdma_send *sc)
 	ib_dma_unmap_single(sc->sx->device, sc->hdr_dma, sc->hdr_size,
 			    DMA_TO_DEVICE);
 	kfree(sc->hdr_buf);
+	srdma_rw_free_table(&sc->rw);
 	kfree(sc);
 }
 

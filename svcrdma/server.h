@@ -724,6 +724,8 @@ struct srdma_recv {
 
 /* Scatterlist entries a struct srdma_rw carries without an allocation. */
 #define SRDMA_RW_INLINE_SGES	16
+/* Entries of the table a context keeps once a segment needed one: a page. */
+#define SRDMA_RW_KEPT_SGES	(PAGE_SIZE / sizeof(struct scatterlist))
 
 /**
  * struct srdma_rw - one RDMA Read or Write between local memory and one
@@ -731,14 +733,19 @@ struct srdma_recv {
  * @node: entry in the owning Send context's (or Read's) list, or in the
  *	connection's @rw_free
  * @ctx: the rdma_rw context
- * @sgt: local memory: @inline_sgl, or a table of its own when a segment
- *	spans more than SRDMA_RW_INLINE_SGES pieces
+ * @sgt: local memory: @inline_sgl; @kept_sgl when a segment spans more
+ *	than SRDMA_RW_INLINE_SGES pieces and at most SRDMA_RW_KEPT_SGES; or a
+ *	table allocated for a longer segment alone
  * @nents: entries of @sgt given to rdma_rw_ctx_init()
  * @dir: DMA_TO_DEVICE (Write) or DMA_FROM_DEVICE (Read)
  * @nr_wrs: work requests the context posts
  * @embedded: the context is part of its owner (the @rw of a struct
  *	srdma_send or srdma_read) and never goes on @rw_free
  * @busy: an embedded context is in use
+ * @kept_sgl: SRDMA_RW_KEPT_SGES entries, allocated the first time a
+ *	segment needed more than @inline_sgl and kept with the context until
+ *	it is freed (srdma_rw_free_table()), so that the reads and writes of
+ *	up to half a megabyte allocate nothing either; or NULL
  * @inline_sgl: scatterlist of a segment of at most SRDMA_RW_INLINE_SGES
  *	pieces, the common case (a 4 KiB write, a page-aligned reply)
  *
@@ -756,6 +763,7 @@ struct srdma_rw {
 	unsigned int nr_wrs;
 	bool embedded;
 	bool busy;
+	struct scatterlist *kept_sgl;
 	struct scatterlist inline_sgl[SRDMA_RW_INLINE_SGES];
 };
 
@@ -1106,6 +1114,7 @@ int srdma_read_finish(struct srdma_xprt *sx, struct svc_rqst *rqstp,
 void srdma_read_release(struct srdma_xprt *sx, struct srdma_read *rd);
 void srdma_read_release_orphans(struct srdma_xprt *sx);
 void srdma_read_drop_pages(struct srdma_read *rd);
+void srdma_read_free(struct srdma_read *rd);
 void srdma_read_recycle_pages(struct srdma_xprt *sx, struct srdma_read *rd);
 #if IS_ENABLED(CONFIG_KUNIT)
 struct srdma_read *srdma_read_get(struct srdma_recv *rc,
@@ -1210,6 +1219,7 @@ int srdma_rw_chunk(struct srdma_xprt *sx, struct list_head *rws,
 		   const struct rpcrdma_chunk *chunk, unsigned int chunk_off,
 		   enum dma_data_direction dir);
 void srdma_rw_init_embedded(struct srdma_rw *rw);
+void srdma_rw_free_table(struct srdma_rw *rw);
 int srdma_rw_segments(struct srdma_xprt *sx, struct list_head *rws,
 		      struct srdma_rw *spare, const struct xdr_buf *xdr,
 		      struct page **pages, unsigned int offset,
