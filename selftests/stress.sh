@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make stress: the long runs, not part of make check (about 130 minutes on
+# make stress: the long runs, not part of make check (about 135 minutes on
 # a 2-core machine under TCG).  Every selftest in its full form
 # (SELFTESTS_FULL=1): the stock-only harness checks on the debug kernel,
 # every NFS version and nconnect=8 as well as 16 in the interoperability
