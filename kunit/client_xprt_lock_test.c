@@ -59,12 +59,15 @@ KUNIT_ARRAY_PARAM(xl, xl_vecs, xl_desc);
 static void xl_twin_init(struct kunit *test, struct xl_twin *t,
 			 const struct xl_vec *v)
 {
+	struct xrdma_xprt *rx;
 	struct rpc_xprt *xprt;
 
-	t->xprt = kunit_kzalloc(test, sizeof(*t->xprt), GFP_KERNEL);
+	rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	xrdma_xprt_lock_init(rx);
+	t->xprt = &rx->xprt;
 	t->task = kunit_kzalloc(test, sizeof(*t->task), GFP_KERNEL);
 	t->req = kunit_kzalloc(test, sizeof(*t->req), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t->xprt);
 	KUNIT_ASSERT_NOT_NULL(test, t->task);
 	KUNIT_ASSERT_NOT_NULL(test, t->req);
 	xprt = t->xprt;

@@ -487,9 +487,12 @@ struct xrdma_req {
  *	(under XPRT_LOCKED)
  * @connect_ratelimit: limits the lines xrdma_connect_report() logs
  * @conn: this transport's line in /proc/net/rpcrdma
+ * @lock_waitq: the hashed wait queue of @xprt.state's XPRT_LOCKED bit,
+ *	looked up once (xrdma_xprt_lock_init())
  */
 struct xrdma_xprt {
 	struct rpc_xprt xprt;
+	wait_queue_head_t *lock_waitq;
 	struct xrdma_ep *ep;
 	struct rw_semaphore ep_rwsem;
 	struct delayed_work connect_worker;
@@ -732,6 +735,7 @@ void xrdma_reqs_claim_all(struct xrdma_xprt *rx);
 int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count);
 void xrdma_reqs_destroy(struct xrdma_xprt *rx);
 const char *xrdma_connect_reason(const struct xrdma_connect_fail *f);
+void xrdma_xprt_lock_init(struct xrdma_xprt *rx);
 void xrdma_release_xprt(struct rpc_xprt *xprt, struct rpc_task *task);
 void xrdma_release_request(struct rpc_task *task);
 void xrdma_send_mark_retired(struct xrdma_req *req);

@@ -117,6 +117,33 @@ static bool xrdma_nobody_sending(struct rpc_xprt *xprt)
 	return !READ_ONCE(xprt->sending.qlen);
 }
 
+/**
+ * xrdma_xprt_lock_init - find the wait queue of a transport's write lock
+ * @rx: new transport
+ *
+ * Tasks that take XPRT_LOCKED with wait_on_bit_lock() sleep on a wait
+ * queue hashed from the bit's address, which never changes: looked up
+ * once here, a release need only see whether anyone sleeps on it.
+ */
+VISIBLE_IF_KUNIT void xrdma_xprt_lock_init(struct xrdma_xprt *rx)
+{
+	rx->lock_waitq = bit_waitqueue(&rx->xprt.state, XPRT_LOCKED);
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_xprt_lock_init);
+
+/* Wake whoever sleeps on the XPRT_LOCKED bit, once it is clear. */
+static inline void xrdma_wake_lock_waiters(struct xrdma_xprt *rx)
+{
+	/*
+	 * Lockless: the caller's full barrier orders the bit's clear before
+	 * this look, and pairs with the one a waiter's prepare_to_wait()
+	 * puts between queueing itself and testing the bit again, so one
+	 * of the two sees the other (as wake_up_bit() relies on).
+	 */
+	if (waitqueue_active(rx->lock_waitq))
+		__wake_up_bit(rx->lock_waitq, &rx->xprt.state, XPRT_LOCKED);
+}
+
 /*
  * The rpc_xprt_ops::release_xprt method: xprt_release_xprt_cong(), and
  * then a wake-up for whoever sleeps on the XPRT_LOCKED bit itself
@@ -124,23 +151,28 @@ static bool xrdma_nobody_sending(struct rpc_xprt *xprt)
  * xprt (rpc_sysfs_xprt_dstaddr_store() and the others) take the lock
  * with wait_on_bit_lock(), which sunrpc wakes only from connect and
  * autoclose, so on a busy transport such a write could sleep for good.
- * The wake-up looks at one hashed wait queue; it finds it empty unless
- * such a writer waits.
+ * The wake-up looks at the bit's wait queue, found at setup; it is
+ * empty unless such a writer waits.
  */
 VISIBLE_IF_KUNIT void xrdma_release_xprt(struct rpc_xprt *xprt,
 					 struct rpc_task *task)
 {
+	struct xrdma_xprt *rx = xrdma_xprt(xprt);
+
 	if (xprt->snd_task == task && xrdma_nobody_sending(xprt) &&
 	    !test_bit(XPRT_CLOSE_WAIT, &xprt->state)) {
 		xprt->snd_task = NULL;
-		clear_and_wake_up_bit(XPRT_LOCKED, &xprt->state);
+		clear_bit_unlock(XPRT_LOCKED, &xprt->state);
+		/* Orders the clear before the wait queue is looked at. */
+		smp_mb__after_atomic();
+		xrdma_wake_lock_waiters(rx);
 		return;
 	}
 	xprt_release_xprt_cong(xprt, task);
 	if (!test_bit(XPRT_LOCKED, &xprt->state)) {
 		/* Orders sunrpc's clear before the wait queue is looked at. */
 		smp_mb();
-		wake_up_bit(&xprt->state, XPRT_LOCKED);
+		xrdma_wake_lock_waiters(rx);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(xrdma_release_xprt);
@@ -658,6 +690,7 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 		return ERR_PTR(-ENOMEM);
 	}
 	rx = xrdma_xprt(xprt);
+	xrdma_xprt_lock_init(rx);
 	init_rwsem(&rx->ep_rwsem);
 	spin_lock_init(&rx->free_lock);
 	INIT_LIST_HEAD(&rx->free_reqs);
