@@ -51,6 +51,12 @@
 #define XRDMA_MIN_SLOTS		2
 #define XRDMA_DEF_SLOTS		128
 #define XRDMA_MAX_SLOTS		256
+/*
+ * Bytes of RPC buffer (call and reply heads) each slot starts with, as
+ * much as the two 2 KiB buffers of the stock client's slots: a kmalloc-4k
+ * object, of which nothing is wasted.
+ */
+#define XRDMA_RPC_BUF_INITIAL	4096
 #define XRDMA_MIN_INLINE	RPCRDMA_CM_SIZE_MIN
 /*
  * 8 KiB: a 4 KiB READ or WRITE then travels inline to a server that
@@ -734,6 +740,7 @@ void xrdma_req_close(struct xrdma_req *req);
 void xrdma_reqs_claim_all(struct xrdma_xprt *rx);
 int xrdma_reqs_create(struct xrdma_xprt *rx, unsigned int count);
 void xrdma_reqs_destroy(struct xrdma_xprt *rx);
+int xrdma_buf_alloc(struct rpc_task *task);
 const char *xrdma_connect_reason(const struct xrdma_connect_fail *f);
 void xrdma_xprt_lock_init(struct xrdma_xprt *rx);
 void xrdma_release_xprt(struct rpc_xprt *xprt, struct rpc_task *task);

@@ -209,7 +209,8 @@ EXPORT_SYMBOL_IF_KUNIT(xrdma_release_request);
  * @count: number of slots
  *
  * Each slot goes on the free list, taking no reply until its first
- * Send is posted.
+ * Send is posted, with an RPC buffer that fits the calls and replies
+ * of most procedures, so that the I/O path allocates none.
  *
  * Return: 0 or -ENOMEM (free what was made with xrdma_reqs_destroy()).
  */
@@ -226,6 +227,10 @@ VISIBLE_IF_KUNIT int xrdma_reqs_create(struct xrdma_xprt *rx,
 		struct xrdma_req *req = &rx->reqs[i];
 
 		req->rx = rx;
+		req->rpc_buf = kmalloc(XRDMA_RPC_BUF_INITIAL, GFP_KERNEL);
+		if (!req->rpc_buf)
+			return -ENOMEM;
+		req->rpc_buf_size = XRDMA_RPC_BUF_INITIAL;
 		xrdma_req_send_init(req, i);
 		kref_init(&req->ref);
 		init_completion(&req->inv_sync);
@@ -261,16 +266,27 @@ EXPORT_SYMBOL_IF_KUNIT(xrdma_reqs_destroy);
  * RPC buffers
  */
 
-static int xrdma_buf_alloc(struct rpc_task *task)
+/*
+ * The rpc_xprt_ops::buf_alloc method: the slot's buffer, grown if this
+ * RPC's call and reply heads do not fit it (counted as "hardway").
+ */
+VISIBLE_IF_KUNIT int xrdma_buf_alloc(struct rpc_task *task)
 {
 	struct rpc_rqst *rqst = task->tk_rqstp;
 	struct xrdma_req *req = xrdma_req(rqst);
 	size_t size = rqst->rq_callsize + rqst->rq_rcvsize;
 
-	/* Kept between RPCs; kmalloc memory, so it can be registered. */
-	if (size > req->rpc_buf_size) {
+	/*
+	 * Kept between RPCs; kmalloc memory, so it can be registered.  A
+	 * buffer that must grow takes the whole of its kmalloc object, so
+	 * that calls a little larger again find room.
+	 */
+	if (unlikely(size > req->rpc_buf_size)) {
 		struct xrdma_xprt *rx = req->rx;
-		void *buf = kmalloc(size, rpc_task_gfp_mask());
+		void *buf;
+
+		size = kmalloc_size_roundup(size);
+		buf = kmalloc(size, rpc_task_gfp_mask());
 
 		if (!buf)
 			return -ENOMEM;
@@ -288,6 +304,7 @@ static int xrdma_buf_alloc(struct rpc_task *task)
 	rqst->rq_rbuffer = req->rpc_buf + rqst->rq_callsize;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_buf_alloc);
 
 /**
  * xrdma_rpc_buf_premap - keep a slot's RPC buffer mapped for a connection

@@ -541,6 +541,15 @@ expect_xprt_field() {
 		fail "mountstats: $what is ${v:-missing}, expected at least $min"
 }
 
+# expect_xprt_field_max MNT FIELD MAX WHAT: the field is at most MAX.
+expect_xprt_field_max() {
+	local mnt=$1 n=$2 max=$3 what=$4 v
+
+	v=$(xprt_field "$mnt" "$n")
+	[ -n "$v" ] && [ "$v" -le "$max" ] ||
+		fail "mountstats: $what is ${v:-missing}, expected at most $max"
+}
+
 signal_peer() {
 	touch "/out/$1.flag"
 }
