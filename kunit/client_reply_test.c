@@ -353,13 +353,14 @@ static struct xrdma_mr *crt_mr_over(struct kunit *test, struct crt *t,
 				    void *kaddr, unsigned int len,
 				    enum dma_data_direction dir)
 {
-	struct xrdma_mr *mr = kunit_kzalloc(test, struct_size(mr, sg, 1),
-					    GFP_KERNEL);
+	struct xrdma_mr *mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
 	struct xrdma_ep *ep = kunit_kzalloc(test, sizeof(*ep), GFP_KERNEL);
 
 	if (!IS_ENABLED(CONFIG_INFINIBAND_VIRT_DMA))
 		kunit_skip(test, "needs CONFIG_INFINIBAND_VIRT_DMA");
 	KUNIT_ASSERT_NOT_NULL(test, mr);
+	mr->sg = kunit_kzalloc(test, sizeof(*mr->sg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mr->sg);
 	KUNIT_ASSERT_NOT_NULL(test, ep);
 	ep->device = kunit_kzalloc(test, sizeof(*ep->device), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ep->device);

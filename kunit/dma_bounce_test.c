@@ -109,18 +109,18 @@ static struct dbt_call dbt_call(struct kunit *test, struct dbt *t, u8 fill)
 {
 	struct dbt_call c = {};
 	struct xrdma_ep *ep = kunit_kzalloc(test, sizeof(*ep), GFP_KERNEL);
-	struct xrdma_mr *mr = kunit_kzalloc(test, struct_size(mr, sg, 1),
-					    GFP_KERNEL);
+	struct xrdma_mr *mr = kunit_kzalloc(test, sizeof(*mr), GFP_KERNEL);
 
 	c.req = kunit_kzalloc(test, sizeof(*c.req), GFP_KERNEL);
 	c.page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	KUNIT_ASSERT_NOT_NULL(test, ep);
 	KUNIT_ASSERT_NOT_NULL(test, mr);
+	mr->sg = kunit_kzalloc(test, sizeof(*mr->sg), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mr->sg);
 	KUNIT_ASSERT_NOT_NULL(test, c.req);
 	KUNIT_ASSERT_NOT_NULL(test, c.page);
 	ep->device = t->ibdev;
-	spin_lock_init(&ep->mr_lock);
-	INIT_LIST_HEAD(&ep->mr_free);
+	xrdma_mr_pool_prepare(ep);
 	sg_init_table(mr->sg, 1);
 	sg_set_page(&mr->sg[0], c.page, PAGE_SIZE, 0);
 	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(t->ibdev, mr->sg, 1,

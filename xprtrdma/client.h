@@ -182,7 +182,8 @@ struct xrdma_plan {
  * @ibmr: the verbs MR
  * @ep: owning endpoint
  * @req: request this MR is lent to, or NULL
- * @sg: scatterlist of the registered memory: @ep's mr_depth entries
+ * @sg: scatterlist of the registered memory: @ep's mr_depth entries, an
+ *	allocation of its own, so that both fit their kmalloc objects
  * @nents: entries of @sg in use (0 if not DMA-mapped)
  * @dir: DMA direction of the mapping
  * @reg_wr: FastReg work request
@@ -213,7 +214,7 @@ struct xrdma_mr {
 	struct rpcrdma_segment seg;
 	bool remote_invalidated;
 	bool cpu_owns;
-	struct scatterlist sg[];
+	struct scatterlist *sg;
 };
 
 /**
@@ -285,9 +286,12 @@ struct xrdma_connect_fail {
  * @ird: RDMA Reads the server may have in flight against us
  * @sq_depth: Send Queue work requests
  * @established: jiffies when the connection was established (never 0)
- * @mr_lock: protects @mr_free and @mr_all
+ * @mr_lock: protects @mr_free, @mr_nr_free and @mr_all
  * @mr_free: MRs ready for registration
+ * @mr_nr_free: entries on @mr_free
  * @mr_all: every MR of this endpoint
+ * @mr_refill: makes more MRs, outside the I/O path, when @mr_free runs
+ *	low (xrdma_mr_get())
  * @reps: the Receive buffers
  * @nr_reps: entries in @reps
  * @rep_size: size of one Receive buffer: what the server said it sends
@@ -333,9 +337,11 @@ struct xrdma_ep {
 	unsigned int sq_depth;
 	unsigned long established;
 
-	spinlock_t mr_lock;		/* @mr_free, @mr_all */
+	spinlock_t mr_lock;	/* @mr_free, @mr_nr_free, @mr_all */
 	struct list_head mr_free;
+	unsigned int mr_nr_free;
 	struct list_head mr_all;
+	struct work_struct mr_refill;
 
 	struct xrdma_rep *reps;
 	unsigned int nr_reps;
@@ -605,6 +611,7 @@ void xrdma_connect_report(struct xrdma_xprt *rx, struct xrdma_connect_fail *f,
 int xrdma_connect_status(int rc);
 
 /* frwr.c */
+void xrdma_mr_pool_prepare(struct xrdma_ep *ep);
 int xrdma_mr_pool_init(struct xrdma_ep *ep);
 void xrdma_mr_pool_destroy(struct xrdma_ep *ep);
 int xrdma_register_xdr(struct xrdma_req *req, struct xdr_buf *xdr,

@@ -455,9 +455,7 @@ int xrdma_ep_connect(struct xrdma_xprt *rx)
 	ep->rx = rx;
 	ep->fail.event = -1;
 	init_completion(&ep->cm_done);
-	INIT_LIST_HEAD(&ep->mr_all);
-	INIT_LIST_HEAD(&ep->mr_free);
-	spin_lock_init(&ep->mr_lock);
+	xrdma_mr_pool_prepare(ep);
 	rpcrdma_sendq_init(&ep->sendq);
 
 	xrdma_linkwatch_connecting(rx, ep);

@@ -19,8 +19,15 @@
 #include "client.h"
 #include "trace.h"
 
-/* MRs made when an endpoint is set up; more are made on demand. */
+/*
+ * MRs made when an endpoint is set up.  When fewer than XRDMA_MR_LOW are
+ * free, a work item makes XRDMA_MR_REFILL more, so that registration
+ * seldom waits for an allocation; only an empty pool makes one in the
+ * I/O path.
+ */
 #define XRDMA_MR_PREALLOC	16
+#define XRDMA_MR_LOW		8
+#define XRDMA_MR_REFILL		16
 
 /* Only failed FastReg and LocalInv WRs get here (they are unsignaled). */
 static void xrdma_mr_reg_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -48,18 +55,22 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 
 	/* We may be called while the RPC layer writes back or swaps out. */
 	flags = memalloc_noio_save();
-	/* One entry per page: a run covers at most mr_depth pages. */
-	mr = kmalloc(struct_size(mr, sg, ep->mr_depth), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		goto out;
-	/* Zeroed once: the scatterlist by sg_init_table() below. */
-	memset(mr, 0, offsetof(struct xrdma_mr, sg));
+	/*
+	 * One entry per page: a run covers at most mr_depth pages.  An
+	 * array of its own fits its kmalloc object (256 entries, 8 KiB),
+	 * where one allocation with @mr would take the next size up.
+	 * Zeroed once, by the allocator: what sg_init_table() does besides
+	 * is sg_init_marker(), below.
+	 */
+	mr->sg = kcalloc(ep->mr_depth, sizeof(*mr->sg), GFP_KERNEL);
+	if (!mr->sg)
+		goto out_mr;
 	ibmr = ib_alloc_mr(ep->ib.pd, IB_MR_TYPE_MEM_REG, ep->mr_depth);
-	if (IS_ERR(ibmr)) {
-		kfree(mr);
-		mr = NULL;
-		goto out;
-	}
+	if (IS_ERR(ibmr))
+		goto out_sg;
 	mr->ibmr = ibmr;
 	mr->ep = ep;
 	/* What every registration of this MR posts the same way. */
@@ -70,12 +81,52 @@ static struct xrdma_mr *xrdma_mr_alloc(struct xrdma_ep *ep)
 	mr->li_cqe.done = xrdma_mr_inv_done;
 	rpcrdma_cid_init(&mr->cid, ep->ib.send_cq, ibmr->res.id);
 	/* Once: each registration sets the entries it uses and their count. */
-	sg_init_table(mr->sg, ep->mr_depth);
+	sg_init_marker(mr->sg, ep->mr_depth);
 	INIT_LIST_HEAD(&mr->node);
 	atomic_long_inc(&ep->rx->stats.mrs_allocated);
 out:
 	memalloc_noio_restore(flags);
 	return mr;
+
+out_sg:
+	kfree(mr->sg);
+out_mr:
+	kfree(mr);
+	mr = NULL;
+	goto out;
+}
+
+static void xrdma_mr_free(struct xrdma_mr *mr)
+{
+	kfree(mr->sg);
+	kfree(mr);
+}
+
+/* Put @n new MRs on @ep's free list; @why names the caller's need. */
+static void xrdma_mr_pool_add(struct xrdma_ep *ep, unsigned int n,
+			      const char *why)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct xrdma_mr *mr = xrdma_mr_alloc(ep);
+
+		if (!mr)
+			break;
+		spin_lock(&ep->mr_lock);
+		list_add_tail(&mr->all_node, &ep->mr_all);
+		list_add_tail(&mr->node, &ep->mr_free);
+		ep->mr_nr_free++;
+		spin_unlock(&ep->mr_lock);
+	}
+	trace_xprtrdma_createmrs(&ep->rx->xprt, i, why);
+}
+
+static void xrdma_mr_refill_worker(struct work_struct *work)
+{
+	struct xrdma_ep *ep = container_of(work, struct xrdma_ep, mr_refill);
+
+	xrdma_mr_pool_add(ep, XRDMA_MR_REFILL, "refill");
 }
 
 /* An MR for @req: one it kept from its last RPC, else one of the pool. */
@@ -83,6 +134,7 @@ static struct xrdma_mr *xrdma_mr_get(struct xrdma_req *req,
 				     struct xrdma_ep *ep)
 {
 	struct xrdma_mr *mr;
+	bool low;
 
 	if (req->nr_mr_stash) {
 		mr = req->mr_stash[--req->nr_mr_stash];
@@ -94,19 +146,26 @@ static struct xrdma_mr *xrdma_mr_get(struct xrdma_req *req,
 
 	spin_lock(&ep->mr_lock);
 	mr = list_first_entry_or_null(&ep->mr_free, struct xrdma_mr, node);
-	if (mr)
+	if (mr) {
 		list_del_init(&mr->node);
+		ep->mr_nr_free--;
+	}
+	low = ep->mr_nr_free < XRDMA_MR_LOW;
 	spin_unlock(&ep->mr_lock);
+	/* A no-op while the refill is pending already. */
+	if (unlikely(low))
+		queue_work(system_unbound_wq, &ep->mr_refill);
 	if (mr)
 		return mr;
 
+	/* Empty: this registration cannot wait for the refill. */
 	mr = xrdma_mr_alloc(ep);
 	if (!mr)
 		return NULL;
 	spin_lock(&ep->mr_lock);
 	list_add_tail(&mr->all_node, &ep->mr_all);
 	spin_unlock(&ep->mr_lock);
-	trace_xprtrdma_createmrs(&ep->rx->xprt, 1);
+	trace_xprtrdma_createmrs(&ep->rx->xprt, 1, "empty");
 	return mr;
 }
 
@@ -314,6 +373,7 @@ static void xrdma_mr_put(struct xrdma_req *req, struct xrdma_mr *mr)
 	}
 	spin_lock(&ep->mr_lock);
 	list_add(&mr->node, &ep->mr_free);
+	ep->mr_nr_free++;
 	spin_unlock(&ep->mr_lock);
 }
 
@@ -328,28 +388,32 @@ void xrdma_mrs_unstash(struct xrdma_req *req)
 }
 
 /**
- * xrdma_mr_pool_init - prepare the MR pool of a new endpoint
- * @ep: endpoint with its protection domain and @mr_depth set
+ * xrdma_mr_pool_prepare - set up the empty MR pool of a new endpoint
+ * @ep: endpoint being made
+ *
+ * xrdma_mr_pool_destroy() may be called from then on.
+ */
+void xrdma_mr_pool_prepare(struct xrdma_ep *ep)
+{
+	spin_lock_init(&ep->mr_lock);
+	INIT_LIST_HEAD(&ep->mr_free);
+	INIT_LIST_HEAD(&ep->mr_all);
+	ep->mr_nr_free = 0;
+	INIT_WORK(&ep->mr_refill, xrdma_mr_refill_worker);
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_mr_pool_prepare);
+
+/**
+ * xrdma_mr_pool_init - fill the MR pool of a new endpoint
+ * @ep: endpoint with its pool prepared, its protection domain and
+ *	@mr_depth set
  *
  * Return: 0 or -ENOMEM.
  */
 int xrdma_mr_pool_init(struct xrdma_ep *ep)
 {
-	unsigned int i;
-
-	spin_lock_init(&ep->mr_lock);
-	INIT_LIST_HEAD(&ep->mr_free);
-	INIT_LIST_HEAD(&ep->mr_all);
-	for (i = 0; i < XRDMA_MR_PREALLOC; i++) {
-		struct xrdma_mr *mr = xrdma_mr_alloc(ep);
-
-		if (!mr)
-			return -ENOMEM;
-		list_add_tail(&mr->all_node, &ep->mr_all);
-		list_add_tail(&mr->node, &ep->mr_free);
-	}
-	trace_xprtrdma_createmrs(&ep->rx->xprt, XRDMA_MR_PREALLOC);
-	return 0;
+	xrdma_mr_pool_add(ep, XRDMA_MR_PREALLOC, "setup");
+	return ep->mr_nr_free < XRDMA_MR_PREALLOC ? -ENOMEM : 0;
 }
 
 /**
@@ -361,15 +425,18 @@ void xrdma_mr_pool_destroy(struct xrdma_ep *ep)
 {
 	struct xrdma_mr *mr, *tmp;
 
+	/* No registration is left to queue it again. */
+	cancel_work_sync(&ep->mr_refill);
 	list_for_each_entry_safe(mr, tmp, &ep->mr_all, all_node) {
 		if (mr->req)
 			atomic_long_inc(&ep->rx->stats.mrs_orphaned);
 		xrdma_mr_unmap(mr);
 		ib_dereg_mr(mr->ibmr);
 		list_del(&mr->all_node);
-		kfree(mr);
+		xrdma_mr_free(mr);
 	}
 	INIT_LIST_HEAD(&ep->mr_free);
+	ep->mr_nr_free = 0;
 }
 
 /* Number of pages (at most @depth) the next MR of a run covers. */

@@ -237,21 +237,28 @@ DEFINE_EVENT(xprtrdma_value_class, xprtrdma_swap,
 	TP_PROTO(const struct rpc_xprt *xprt, long value),
 	TP_ARGS(xprt, value));
 
+/*
+ * New MRs for a connection's pool: when it is set up, by the refill
+ * work when few are left, or one in the I/O path, the pool empty.
+ */
 TRACE_EVENT(xprtrdma_createmrs,
-	TP_PROTO(const struct rpc_xprt *xprt, unsigned int count),
-	TP_ARGS(xprt, count),
+	TP_PROTO(const struct rpc_xprt *xprt, unsigned int count,
+		 const char *why),
+	TP_ARGS(xprt, count, why),
 	TP_STRUCT__entry(
 		__string(addr, xprt->address_strings[RPC_DISPLAY_ADDR])
 		__string(port, xprt->address_strings[RPC_DISPLAY_PORT])
 		__field(unsigned int, count)
+		__string(why, why)
 	),
 	TP_fast_assign(
 		__assign_str(addr);
 		__assign_str(port);
 		__entry->count = count;
+		__assign_str(why);
 	),
-	TP_printk("peer=[%s]:%s new MRs=%u", __get_str(addr),
-		  __get_str(port), __entry->count)
+	TP_printk("peer=[%s]:%s new MRs=%u (%s)", __get_str(addr),
+		  __get_str(port), __entry->count, __get_str(why))
 );
 
 TRACE_EVENT(xprtrdma_cb_setup,

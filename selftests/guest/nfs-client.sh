@@ -43,6 +43,16 @@ thresh_trace_start() {
 	mkdir -p $THRESH
 	echo 1 >$THRESH/events/rpcrdma/xprtrdma_inline_thresh/enable ||
 		fail "no rpcrdma:xprtrdma_inline_thresh tracepoint"
+	[ "${CLIENT_MODULE:-ours}" = stock ] ||
+		echo 1 >$THRESH/events/rpcrdma/xprtrdma_createmrs/enable ||
+		fail "no rpcrdma:xprtrdma_createmrs tracepoint"
+}
+
+# expect_mr_refill: our client made MRs in its refill work, outside the
+# I/O path, since tracing began (xprtrdma_createmrs "(refill)").
+expect_mr_refill() {
+	grep -q "new MRs=[1-9][0-9]* (refill)" $THRESH/trace ||
+		fail "no MR pool was refilled by its work item: $(grep -c createmrs $THRESH/trace) xprtrdma_createmrs events, none (refill)"
 }
 
 # thresh_value WORDS [N]: on the newest xprtrdma_inline_thresh line that
