@@ -20,13 +20,15 @@
 #include "trace.h"
 
 /*
- * MRs made when an endpoint is set up.  When fewer than XRDMA_MR_LOW are
- * free, a work item makes XRDMA_MR_REFILL more, so that registration
- * seldom waits for an allocation; only an empty pool makes one in the
- * I/O path.
+ * MRs made when an endpoint is set up: enough for 16 RPCs in flight with
+ * a chunk each, and the MRs their slots keep (XRDMA_MR_STASH), so that
+ * the usual queue depths never make one during I/O.  When fewer than
+ * XRDMA_MR_LOW are free, a work item makes XRDMA_MR_REFILL more, so that
+ * registration seldom waits for an allocation; only an empty pool makes
+ * one in the I/O path.
  */
-#define XRDMA_MR_PREALLOC	16
-#define XRDMA_MR_LOW		8
+#define XRDMA_MR_PREALLOC	32
+#define XRDMA_MR_LOW		4
 #define XRDMA_MR_REFILL		16
 
 /* Only failed FastReg and LocalInv WRs get here (they are unsignaled). */

@@ -323,7 +323,7 @@ client_step_fio_verify() {
 	# svcrdma_grant events).
 	step "fio: 64 direct 16 KiB writes in flight, with verify"
 	deep_writer 16M
-	# More MRs in use than a connection starts with (16): ours makes the
+	# More MRs in use than a connection starts with (32): ours makes the
 	# rest in a work item as the pool runs low.
 	[ "${CLIENT_MODULE:-ours}" = stock ] || expect_mr_refill
 	# Then one read at a time: an adaptive grant falls back a batch at
