@@ -147,6 +147,10 @@ python3 "$RPCRDMA_TOP/selftests/bench/wakes_test.py" >"$log/wakes.log" 2>&1
 rc=$?
 tail -n 3 "$log/wakes.log"
 count $rc "wakes.py sets a job's wake-ups per RPC side by side"
+python3 "$RPCRDMA_TOP/selftests/bench/callsites_test.py" >"$log/callsites.log" 2>&1
+rc=$?
+tail -n 3 "$log/callsites.log"
+count $rc "callsites.py counts a module's calls from a profile's blocks"
 { gcc -O2 -Wall -Werror -o "$log/insn_count_test" \
 	"$RPCRDMA_TOP/selftests/bench/insn_count_test.c" -lpthread &&
 	"$log/insn_count_test"; } >"$log/insn-count.log" 2>&1

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Calls per RPC from a module's call sites, from a BENCH_INSN_PROFILE run.
+
+    callsites.py OUT GUEST JOB KO [TARGET_REGEX]
+
+OUT is a make bench output directory of a BENCH_INSN_PROFILE=1 run, GUEST
+"client" or "server", JOB a label of its marks ("1-ours-seq_write"), KO
+the rpcrdma.ko that run loaded (build/debian/src/rpcrdma.ko).  For every
+direct call in KO's text, this prints how often it ran per RPC between
+the job's two marks, most frequent first: "CALLS TARGET CALLER".  A
+TARGET_REGEX keeps only the calls into matching functions.
+
+insn_profile.py says which kernel functions ran; this says which of
+our module's calls made them run: a callout's work (an allocation that
+the kernel zeroes, a wake-up) is charged to the module that made the
+call, in whatever context it ran, and this finds the call.
+
+The plugin counts each block's instructions, not its runs (a call to
+__fentry__, a NOP at run time, is neither a call nor a block's end).  TCG ends a
+block at every branch and call, so a call site's block starts at the
+nearest instruction before it that follows a branch, a call or a
+return, or earlier where a jump lands (a block the profile has); its
+runs are its instructions over its length.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+BLOCK_END = re.compile(r'^(j|call|ret|ud2|int3)')
+# Calls the kernel turns into NOPs when it loads the module (ftrace).
+PATCHED_OUT = ('__fentry__',)
+
+
+def read_blocks(path):
+    blocks = {}
+    with open(path) as f:
+        for line in f:
+            addr, n = line.split()
+            blocks[int(addr, 16)] = int(n)
+    return blocks
+
+
+def module_functions(syms_path, module='rpcrdma'):
+    funcs = {}
+    with open(syms_path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) >= 4 and p[3] == '[%s]' % module and p[1] in 'tT':
+                funcs[p[2]] = int(p[0], 16)
+    return funcs
+
+
+def disassemble(ko):
+    """{function: [(offset, mnemonic)]} and [(function, offset, target)]."""
+    text = subprocess.run(['objdump', '-dr', '--no-show-raw-insn', ko],
+                          capture_output=True, text=True, check=True).stdout
+    return parse_disassembly(text)
+
+
+def parse_disassembly(text):
+    insns = defaultdict(list)
+    calls = []
+    fn, start, last = None, 0, None
+    for line in text.splitlines():
+        m = re.match(r'^([0-9a-f]+) <([^>]+)>:$', line)
+        if m:
+            fn, start, last = m.group(2), int(m.group(1), 16), None
+            continue
+        m = re.match(r'^\s+[0-9a-f]+: R_X86_64_PLT32\s+(\S+?)-0x4$', line)
+        if m and fn and last is not None:
+            if m.group(1) in PATCHED_OUT:
+                # A NOP at run time: no call, no end of a block.
+                insns[fn][-1] = (last, 'nop')
+            elif insns[fn] and insns[fn][-1][1].startswith('call'):
+                calls.append((fn, last, m.group(1)))
+            continue
+        m = re.match(r'^\s+([0-9a-f]+):\s+(\S+)', line)
+        if m and fn:
+            last = int(m.group(1), 16) - start
+            insns[fn].append((last, m.group(2)))
+    return insns, calls
+
+
+def call_runs(insns, calls, funcs, blocks):
+    """Runs of each (target, caller) between the two snapshots."""
+    runs = Counter()
+    for fn, off, target in calls:
+        if fn not in funcs:
+            continue
+        base = funcs[fn]
+        lst = insns[fn]
+        idx = [o for o, _ in lst].index(off)
+        j = idx
+        while j > 0:
+            if base + lst[j][0] in blocks:
+                break
+            if j != idx and BLOCK_END.match(lst[j][1]):
+                j += 1
+                break
+            j -= 1
+        runs[(target, fn)] += blocks.get(base + lst[j][0], 0) / (idx - j + 1)
+    return runs
+
+
+def job_marks(out, job):
+    """The begin and end mark numbers of JOB, and the RPCs between them."""
+    begin = end = rpcs = None
+    for path in glob.glob(os.path.join(out, 'cpumark-*.flag')):
+        n = int(re.search(r'cpumark-(\d+)\.flag$', path).group(1))
+        with open(path) as f:
+            fields = f.read().split()
+        if len(fields) >= 2 and fields[1] == job:
+            if fields[0] == 'begin':
+                begin = n
+            elif fields[0] == 'end':
+                end, rpcs = n, int(fields[4]) if len(fields) > 4 else 0
+    return begin, end, rpcs
+
+
+def main(argv):
+    if len(argv) not in (5, 6):
+        sys.exit(__doc__)
+    out, guest, job, ko = argv[1:5]
+    flt = re.compile(argv[5]) if len(argv) == 6 else None
+    begin, end, rpcs = job_marks(out, job)
+    if begin is None or end is None or not rpcs:
+        sys.exit('callsites.py: no marks with RPCs for %s in %s' % (job, out))
+    gdir = os.path.join(out, guest)
+    b0 = read_blocks(os.path.join(gdir, 'blocks-%d.txt' % begin))
+    b1 = read_blocks(os.path.join(gdir, 'blocks-%d.txt' % end))
+    blocks = {a: n - b0.get(a, 0) for a, n in b1.items()}
+    funcs = module_functions(os.path.join(gdir, 'syms-%d.txt' % begin))
+    insns, calls = disassemble(ko)
+    runs = call_runs(insns, calls, funcs, blocks)
+    for (target, fn), n in sorted(runs.items(), key=lambda r: -r[1]):
+        if n and (not flt or flt.search(target)):
+            print('%9.4f  %-34s %s' % (n / rpcs, target, fn))
+
+
+if __name__ == '__main__':
+    main(sys.argv)

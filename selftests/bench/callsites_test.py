@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of callsites.py: call sites in a disassembly, runs from blocks."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import callsites  # noqa: E402
+
+DISASSEMBLY = """
+0000000000000100 <f>:
+ 100:	call   105 <f+0x5>
+			101: R_X86_64_PLT32	__fentry__-0x4
+ 105:	push   %rbx
+ 106:	call   10b <f+0xb>
+			107: R_X86_64_PLT32	kmalloc-0x4
+ 10b:	test   %rax,%rax
+ 10e:	je     11a <f+0x1a>
+ 110:	mov    %rax,%rdi
+ 113:	call   118 <f+0x18>
+			114: R_X86_64_PLT32	kfree-0x4
+ 118:	pop    %rbx
+ 119:	ret
+ 11a:	jmp    11f <f+0x1f>
+			11b: R_X86_64_PLT32	__x86_return_thunk-0x4
+"""
+
+
+class CallsitesTest(unittest.TestCase):
+    def setUp(self):
+        self.insns, self.calls = callsites.parse_disassembly(DISASSEMBLY)
+
+    def test_calls_not_fentry_nor_jumps(self):
+        self.assertEqual([(f, o, t) for f, o, t in self.calls],
+                         [('f', 0x6, 'kmalloc'), ('f', 0x13, 'kfree')])
+
+    def test_fentry_is_no_block_end(self):
+        self.assertIn((0x0, 'nop'), self.insns['f'])
+
+    def test_runs_from_instructions(self):
+        base = 0xffffffffc0000000
+        funcs = {'f': base + 0x100}
+        # The entry block runs 10 times (3 instructions each, the NOP'd
+        # __fentry__ call, push and call kmalloc); the one after the
+        # JE 4 times (mov, call kfree: 2 instructions).
+        blocks = {base + 0x100: 30, base + 0x10b: 20, base + 0x110: 8}
+        runs = callsites.call_runs(self.insns, self.calls, funcs, blocks)
+        self.assertEqual(runs[('kmalloc', 'f')], 10)
+        self.assertEqual(runs[('kfree', 'f')], 4)
+
+    def test_block_found_after_a_branch(self):
+        # No profiled block starts at 0x110: its start is found as the
+        # instruction after the JE, and it did not run.
+        base = 0xffffffffc0000000
+        funcs = {'f': base + 0x100}
+        runs = callsites.call_runs(self.insns, self.calls, funcs,
+                                   {base + 0x100: 30})
+        self.assertEqual(runs[('kfree', 'f')], 0)
+
+
+if __name__ == '__main__':
+    unittest.main()
