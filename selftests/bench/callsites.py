@@ -6,10 +6,12 @@
 
 OUT is a make bench output directory of a BENCH_INSN_PROFILE=1 run, GUEST
 "client" or "server", JOB a label of its marks ("1-ours-seq_write"), KO
-the rpcrdma.ko that run loaded (build/debian/src/rpcrdma.ko).  For every
-direct call in KO's text, this prints how often it ran per RPC between
-the job's two marks, most frequent first: "CALLS TARGET CALLER".  A
-TARGET_REGEX keeps only the calls into matching functions.
+the module file that run loaded: build/debian/src/rpcrdma.ko, or the
+guest kernel's own sunrpc.ko (uncompressed), whose calls a transport
+drives too.  For every direct call in KO's text, this prints how often
+it ran per RPC between the job's two marks, most frequent first:
+"CALLS TARGET CALLER".  A TARGET_REGEX keeps only the calls into
+matching functions.
 
 insn_profile.py says which kernel functions ran; this says which of
 our module's calls made them run: a callout's work (an allocation that
@@ -133,7 +135,10 @@ def main(argv):
     b0 = read_blocks(os.path.join(gdir, 'blocks-%d.txt' % begin))
     b1 = read_blocks(os.path.join(gdir, 'blocks-%d.txt' % end))
     blocks = {a: n - b0.get(a, 0) for a, n in b1.items()}
-    funcs = module_functions(os.path.join(gdir, 'syms-%d.txt' % begin))
+    # The module of KO's name: rpcrdma.ko, or a kernel's sunrpc.ko.
+    module = os.path.basename(ko).split('.')[0]
+    funcs = module_functions(os.path.join(gdir, 'syms-%d.txt' % begin),
+                             module)
     insns, calls = disassemble(ko)
     runs = call_runs(insns, calls, funcs, blocks)
     for (target, fn), n in sorted(runs.items(), key=lambda r: -r[1]):
