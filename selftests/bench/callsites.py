@@ -32,18 +32,12 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from insn_profile import read_blocks  # noqa: E402
+
 BLOCK_END = re.compile(r'^(j|call|ret|ud2|int3)')
 # Calls the kernel turns into NOPs when it loads the module (ftrace).
 PATCHED_OUT = ('__fentry__',)
-
-
-def read_blocks(path):
-    blocks = {}
-    with open(path) as f:
-        for line in f:
-            addr, n = line.split()
-            blocks[int(addr, 16)] = int(n)
-    return blocks
 
 
 def module_functions(syms_path, module='rpcrdma'):
