@@ -30,10 +30,13 @@ With --xprt, XBEGIN and XEND hold the client's RPC-over-RDMA counters
 around the window ("SENDS READ_CHUNKS WRITE_CHUNKS REPLY_CHUNKS
 RDMA_REQUEST_BYTES RDMA_REPLY_BYTES", mountstats' xprt: rdma lines
 summed, then "DATA_RPCS RSIZE WSIZE": the READ and WRITE RPCs and the
-mount's sizes): the protocol work per RPC, which ratios.py compares
-between the two modules, the RPCs per operation (fio's operations,
-over fio's window, a little off the marks'), the RPCs per READ or WRITE
-RPC (both counted inside the marks) and the negotiated rsize and wsize.
+mount's sizes, then "CONNECTS HARDWAY MRS"): the protocol work per RPC,
+which ratios.py compares between the two modules, the RPCs per
+operation (fio's operations, over fio's window, a little off the
+marks'), the RPCs per READ or WRITE RPC (both counted inside the
+marks), the negotiated rsize and wsize, and what the transport set up
+inside the window: connections made, buffer bytes grown past their
+first size and MRs allocated.
 """
 
 import os
@@ -56,6 +59,11 @@ XPRT_COUNTS = ("sends", "read_chunks", "write_chunks", "reply_chunks",
                "rdma_request_bytes", "rdma_reply_bytes")
 # What follows them: the READ and WRITE RPCs (grown), rsize and wsize.
 XPRT_MORE = ("data_rpcs", "rsize", "wsize")
+# Then what the transport set up inside the window: connections made,
+# bytes of buffers grown past their first size ("hardway") and MRs
+# allocated.  Either is work a round should not hold: connection setup
+# and allocations, each zeroed by the allocator under init_on_alloc.
+XPRT_SETUP = ("connects", "hardway_bytes", "mrs_allocated")
 
 
 def grew(begin, end, i):
@@ -99,6 +107,11 @@ def xprt_figures(job, ops, xbegin, xend):
             rec.append((f"{job}_rpcs_data", "%.4f" % (sends / data)))
         rec.append((f"{job}_rsize", str(xend[n + 1])))
         rec.append((f"{job}_wsize", str(xend[n + 2])))
+    n += len(XPRT_MORE)
+    if len(xbegin) >= n + len(XPRT_SETUP) and \
+       len(xend) >= n + len(XPRT_SETUP):
+        for i, name in enumerate(XPRT_SETUP):
+            rec.append((f"{job}_{name}", str(xend[n + i] - xbegin[n + i])))
     return rec
 
 

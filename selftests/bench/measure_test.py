@@ -180,6 +180,15 @@ class Figures(unittest.TestCase):
             "job", 500, [5, 0, 0, 0, 0, 0, 100, 4096, 4096],
             [1005, 250, 1000, 10, 4096000, 0, 100, 4096, 4096]))
         self.assertNotIn("job_rpcs_data", rec)
+        self.assertNotIn("job_connects", rec)
+        # With what the transport set up in the window.
+        rec = dict(measure.xprt_figures(
+            "job", 500, [5, 0, 0, 0, 0, 0, 100, 4096, 4096, 4, 8192, 64],
+            [1005, 250, 1000, 10, 4096000, 0, 100, 4096, 4096, 5, 16384,
+             80]))
+        self.assertEqual(rec["job_connects"], "1")
+        self.assertEqual(rec["job_hardway_bytes"], "8192")
+        self.assertEqual(rec["job_mrs_allocated"], "16")
 
     def test_warm_up_round_not_recorded(self):
         begin, end = marks(lambda i: None)

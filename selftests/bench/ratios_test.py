@@ -193,7 +193,8 @@ OURS = dict(STOCK, rpcrdma_insns=1600, sunrpc_insns=4000,
 PROTO = {"rpcs_op": 1.0, "rpcs_data": 1.0, "rsize": 1048576.0,
          "wsize": 1048576.0, "read_chunks_rpc": 0.0,
          "write_chunks_rpc": 1.0, "reply_chunks_rpc": 0.0,
-         "rdma_request_bytes_rpc": 0.0, "rdma_reply_bytes_rpc": 65536.0}
+         "rdma_request_bytes_rpc": 0.0, "rdma_reply_bytes_rpc": 65536.0,
+         "connects": 0.0}
 
 
 def changed(base, mod, fig, ours, short):
@@ -402,6 +403,11 @@ class Verdict(unittest.TestCase):
         self.assertIn("PASS", line)
         line = verdict_of(bench_csv(rdma_reply_bytes_rpc={"read": 60000}))
         self.assertIn("RDMA reply bytes 60000 vs 65536 B (read)", line)
+        # A connection made inside a window, by either module.
+        line = verdict_of(bench_csv(connects={"nconnect": 1}))
+        self.assertIn("FAIL", line)
+        self.assertIn("protocol work differs: connections made in the "
+                      "window 8 vs 0 (nconnect)", line)
         # Within the tolerances: the same work.
         line = verdict_of(bench_csv(rpcs_op=1.04, read_chunks_rpc=0.02,
                                     rdma_reply_bytes_rpc=66000))
@@ -412,7 +418,8 @@ class Verdict(unittest.TestCase):
         self.assertIn("INCOMPLETE", line)
         self.assertIn("protocol work not measured: RPCs per operation, "
                       "rsize, wsize, Read chunks, Write chunks, Reply chunks, "
-                      "RDMA request bytes, RDMA reply bytes", line)
+                      "RDMA request bytes, RDMA reply bytes, connections "
+                      "made in the window", line)
         line = verdict_of(bench_csv(rpcs_op={"write": None},
                                     rpcs_data={"write": None}))
         self.assertIn("protocol work not measured: RPCs per operation "

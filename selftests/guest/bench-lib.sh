@@ -288,10 +288,13 @@ rpcs_sent() {
 # WRITE_CHUNKS REPLY_CHUNKS RDMA_REQUEST_BYTES RDMA_REPLY_BYTES" (the
 # "xprt: rdma" line of mountstats, the same layout for either module),
 # then "DATA_RPCS RSIZE WSIZE": the READ and WRITE RPCs sent (per-op
-# statistics) and the largest rsize and wsize mounted.
+# statistics) and the largest rsize and wsize mounted, then "CONNECTS
+# HARDWAY MRS": connections made, bytes of buffers grown past their
+# first size and MRs allocated.
 xprt_counts() {
 	awk '$1 == "xprt:" && $2 == "rdma" {
-		s += $8; r += $13; w += $14; p += $15; q += $16; a += $17 }
+		s += $8; r += $13; w += $14; p += $15; q += $16; a += $17
+		c += $5; h += $20; m += $26 }
 	     $1 == "READ:" || $1 == "WRITE:" { d += $2 }
 	     $1 == "opts:" {
 		n = split($2, o, ",")
@@ -301,7 +304,7 @@ xprt_counts() {
 			if (kv[1] == "wsize" && kv[2] > ws) ws = kv[2]
 		} }
 	     END { print s + 0, r + 0, w + 0, p + 0, q + 0, a + 0, d + 0,
-		   rs + 0, ws + 0 }' /proc/self/mountstats
+		   rs + 0, ws + 0, c + 0, h + 0, m + 0 }' /proc/self/mountstats
 }
 
 # cpu_sampler: in the guest that does not run the jobs, answer mark N
