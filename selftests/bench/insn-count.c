@@ -50,21 +50,26 @@
  * locks, kmalloc(), queue_work_on(), a wake-up.  A block of the first
  * or the third range (the transport: rpcrdma.ko and sunrpc.ko) that
  * ends in a CALL rel32 into the kernel's text opens a callout: a
- * callback notes, in the vCPU's scoreboard entry, the stack pointer at
- * the block's start and which range called.  Every block of the
+ * callback notes, for the stack it runs on, the stack pointer at the
+ * block's start and which range called.  Every block of the
  * kernel's text has a conditional callback that runs only while a
- * callout is open on its vCPU, and adds the block's instructions to the
+ * callout may be open, and adds the block's instructions to the
  * callout's range if its stack pointer lies on the same kernel stack as
  * the one noted (the same CALLOUT_STACK-aligned block), deeper than the
  * call.  So an interrupt (on its own stack), another task the callee
  * switched to (a worker whose stack the vmalloc area put next to the
  * caller's, too) and the code that returns past the call are not
- * counted; the callee's sleep is, where its task resumes on the same
- * vCPU.  Any other block
- * outside the kernel's text closes the callout (an inline store, no
- * callback): the return into the module, a call the kernel made into
- * another module's code (what follows it in the kernel is then not
- * counted), user space.  A tail call (JMP rel32) opens none: it returns
+ * counted; the callee's sleep and wake-up are.  Any other kernel block outside the kernel's text closes the
+ * callout if it runs on the call's stack (a conditional callback, only
+ * while one is open): the return into the module, a call the kernel
+ * made into another module's code (what follows it in the kernel is
+ * then not counted).  On another stack it leaves the callout open: an
+ * interrupt's handler in a driver, or the task the callee yielded to
+ * (cond_resched() in the allocator, a sleep), running its modules'
+ * code, does not end the callee's work, which goes on when its task
+ * resumes, on whichever vCPU (callout_table: one callout per kernel
+ * stack).  User space cannot be on a kernel stack and is not
+ * instrumented.  A tail call (JMP rel32) opens none: it returns
  * to the module's caller.  A REP string instruction in a callout that
  * was not charged to a module page (below) is charged to the callout's
  * range.  What the kernel does for the module later, in another context
@@ -161,6 +166,8 @@
 #define NR_RANGES		4
 /* The kernel's own text (__START_KERNEL_map up), profiled with the modules. */
 #define KERNEL_TEXT_START	0xffffffff80000000ULL
+/* Below this, user space (x86-64's canonical lower half and the hole). */
+#define KERNEL_SPACE_START	0xffff800000000000ULL
 /* Blocks profiled, at most (their counters: 8 MiB per vCPU). */
 #define PROFILE_SLOTS		1048576
 #define PROFILE_HASH		(2 * PROFILE_SLOTS)
@@ -231,9 +238,9 @@ enum site_kind {
 #define JMP_REL32		0xe9
 
 /*
- * One vCPU's counters: its scoreboard entry.  @callout is the open
- * callout (see the top of this file): 0, none; else the stack pointer
- * at its call, its low bit CALLOUT_SUNRPC.
+ * One vCPU's counters: its scoreboard entry.  @callout is not 0 while a
+ * callout may be open (see callout_table): the condition of the
+ * callbacks that count callouts, evaluated inline.
  */
 struct insn_counts {
 	__u64 total;
@@ -659,18 +666,64 @@ static bool same_stack(__u64 a, __u64 b)
 }
 
 /*
- * The range (0 or 1: rpcrdma, sunrpc) of the callout open on the vCPU
- * whose counters are @c, if the stack pointer now lies on its call's
- * stack, deeper than the call; -1 otherwise.
+ * The open callouts, at most one per kernel stack (a task's), on any
+ * vCPU: an entry is 0 or the stack pointer at the call, its low bit
+ * CALLOUT_SUNRPC, in the slot of its stack's CALLOUT_STACK-aligned
+ * block.  A task keeps its callout while it sleeps or is preempted,
+ * wherever it resumes, until a module block runs on its stack.  Two
+ * stacks CALLOUT_SLOTS blocks apart share a slot: the later call
+ * replaces the other's callout, whose rest is then not counted.
  */
-static int callout_origin(const struct insn_counts *c)
-{
-	__u64 open = __atomic_load_n(&c->callout, __ATOMIC_RELAXED);
-	__u64 at = open & ~CALLOUT_SUNRPC, sp;
+#define CALLOUT_SLOTS		1024
+static __u64 callout_table[CALLOUT_SLOTS];
+static unsigned long callouts_open;
 
-	if (!open || !reg_rsp || !reg_read(reg_rsp, &sp))
+static __u64 *callout_slot(__u64 sp)
+{
+	return &callout_table[(sp / CALLOUT_STACK) % CALLOUT_SLOTS];
+}
+
+/* Open a callout at @sp, its module's bit @sunrpc: every vCPU counts. */
+static void callout_open(__u64 sp, __u64 sunrpc)
+{
+	int vcpu, vcpus = qemu_plugin_num_vcpus();
+	struct insn_counts *c;
+
+	if (!__atomic_exchange_n(callout_slot(sp), (sp & ~CALLOUT_SUNRPC) |
+				 sunrpc, __ATOMIC_RELAXED))
+		__atomic_add_fetch(&callouts_open, 1, __ATOMIC_RELAXED);
+	for (vcpu = 0; vcpu < vcpus; vcpu++) {
+		c = qemu_plugin_scoreboard_find(counts, vcpu);
+		__atomic_store_n(&c->callout, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* Close the callout of @sp's stack, if one is open. */
+static void callout_close(__u64 sp)
+{
+	__u64 *slot = callout_slot(sp);
+	__u64 open = __atomic_load_n(slot, __ATOMIC_RELAXED);
+
+	if (open && same_stack(open, sp) &&
+	    __atomic_compare_exchange_n(slot, &open, 0, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		__atomic_sub_fetch(&callouts_open, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The range (0 or 1: rpcrdma, sunrpc) of the callout open on the stack
+ * the vCPU runs on now, if the stack pointer lies deeper than its call;
+ * -1 otherwise.
+ */
+static int callout_origin(void)
+{
+	__u64 open, at, sp;
+
+	if (!reg_rsp || !reg_read(reg_rsp, &sp))
 		return -1;
-	if (sp > at || !same_stack(sp, at))
+	open = __atomic_load_n(callout_slot(sp), __ATOMIC_RELAXED);
+	at = open & ~CALLOUT_SUNRPC;
+	if (!open || sp > at || !same_stack(sp, at))
 		return -1;
 	return open & CALLOUT_SUNRPC ? 1 : 0;
 }
@@ -678,7 +731,7 @@ static int callout_origin(const struct insn_counts *c)
 /* A REP string instruction of the kernel's text, in a callout if any. */
 static void callout_rep(struct insn_counts *c, __u64 n, __u64 bytes)
 {
-	int origin = callout_origin(c);
+	int origin = callout_origin();
 
 	if (origin < 0)
 		return;
@@ -694,27 +747,51 @@ static void callout_rep(struct insn_counts *c, __u64 n, __u64 bytes)
 static void callout_exec(unsigned int vcpu, void *userdata)
 {
 	struct insn_counts *c = qemu_plugin_scoreboard_find(counts, vcpu);
-	int origin = callout_origin(c);
+	int origin = callout_origin();
 
 	if (origin >= 0)
 		add(&c->callout_insns[origin], (unsigned long)userdata);
 }
 
 /*
+ * A kernel block outside the kernel's text, on the vCPU whose counters
+ * are @c, while a callout may be open: it closes the callout of the
+ * stack it runs on; with none open anywhere, the vCPU stops looking.
+ */
+static void callout_leave_on(struct insn_counts *c)
+{
+	__u64 sp;
+
+	if (reg_rsp && reg_read(reg_rsp, &sp))
+		callout_close(sp);
+	if (!__atomic_load_n(&callouts_open, __ATOMIC_RELAXED))
+		__atomic_store_n(&c->callout, 0, __ATOMIC_RELAXED);
+}
+
+/* callout_leave_on() as a callback, for the vCPU @vcpu. */
+static void callout_leave(unsigned int vcpu, void *userdata)
+{
+	callout_leave_on(qemu_plugin_scoreboard_find(counts, vcpu));
+}
+
+/*
  * A module-area block at @userdata (its address) that ends in a CALL
  * rel32 into the kernel's text: a callout opens if the block is the
- * transport's, with the stack pointer now; else none is open.
+ * transport's, with the stack pointer now; else it is a block that may
+ * close the one open (callout_leave_on()).
  */
 static void callout_begin(unsigned int vcpu, void *userdata)
 {
 	struct insn_counts *c = qemu_plugin_scoreboard_find(counts, vcpu);
-	__u64 pc = (unsigned long)userdata, sp, open = 0;
+	__u64 pc = (unsigned long)userdata, sp;
 	bool sunrpc = in_range(CALLOUT_RANGE_SUNRPC, pc);
 
-	if ((sunrpc || in_range(CALLOUT_RANGE_RPCRDMA, pc)) && reg_rsp &&
-	    reg_read(reg_rsp, &sp) && sp)
-		open = (sp & ~CALLOUT_SUNRPC) | (sunrpc ? CALLOUT_SUNRPC : 0);
-	__atomic_store_n(&c->callout, open, __ATOMIC_RELAXED);
+	if (!sunrpc && !in_range(CALLOUT_RANGE_RPCRDMA, pc)) {
+		callout_leave_on(c);
+		return;
+	}
+	if (reg_rsp && reg_read(reg_rsp, &sp) && sp)
+		callout_open(sp, sunrpc ? CALLOUT_SUNRPC : 0);
 }
 
 /* Before a REP string instruction runs: count what it will do. */
@@ -760,7 +837,8 @@ static bool in_kernel_text(__u64 addr)
 /*
  * Callouts (see the top of this file): a block of the kernel's text
  * counts while one is open; a module block that calls into the kernel's
- * text may open one; every other block closes it.
+ * text may open one; every other kernel block may close it; user space
+ * is left alone.
  */
 static void callout_instrument(struct qemu_plugin_tb *tb, __u64 pc, size_t n)
 {
@@ -788,8 +866,12 @@ static void callout_instrument(struct qemu_plugin_tb *tb, __u64 pc, size_t n)
 						     (void *)(unsigned long)pc);
 		return;
 	}
-	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_STORE_U64,
-							  open, 0);
+	if (pc < KERNEL_SPACE_START)
+		return;
+	qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, callout_leave,
+						  QEMU_PLUGIN_CB_R_REGS,
+						  QEMU_PLUGIN_COND_NE, open, 0,
+						  NULL);
 }
 
 static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)

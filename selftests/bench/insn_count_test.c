@@ -406,14 +406,16 @@ static void test_callouts(void)
 	      (unsigned long)reg.userdata == rpcrdma + 0x10,
 	      "a module block calling the kernel may open a callout");
 	translate(rpcrdma + 0x20, 2, rel32_to('j', rpcrdma + 0x21, kfree));
-	check(!reg.cb && reg.stored && !reg.stored_value,
-	      "a tail call into the kernel closes the callout");
+	check(reg.cond_cb && reg.cb == callout_leave &&
+	      reg.cond == QEMU_PLUGIN_COND_NE &&
+	      reg.entry_offset == offsetof(struct insn_counts, callout) &&
+	      reg.flags == QEMU_PLUGIN_CB_R_REGS && !reg.stored,
+	      "a tail call into the kernel may close the callout");
 	translate(rpcrdma + 0x30, 2, rel32_to('c', rpcrdma + 0x31, other));
-	check(!reg.cb && reg.stored && !reg.stored_value,
-	      "a call to another module closes the callout");
+	check(reg.cond_cb && reg.cb == callout_leave && !reg.stored,
+	      "a call to another module may close the callout");
 	translate(0x401000, 1, "c3");
-	check(!reg.cb && reg.stored && !reg.stored_value,
-	      "user space closes the callout");
+	check(!reg.cb && !reg.stored, "user space is not instrumented");
 	callouts_counting = false;
 	translate(kfree + 0x40, 3, "c3");
 	check(!reg.cb && !reg.stored, "no registers: nothing instrumented");
@@ -423,7 +425,8 @@ static void test_callouts(void)
 	fake_rsp_set = true;
 	fake_rsp = sp;
 	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
-	check(c->callout == sp, "rpcrdma's call opens a callout at its RSP");
+	check(*callout_slot(sp) == sp && c->callout && callouts_open == 1,
+	      "rpcrdma's call opens a callout at its RSP");
 	fake_rsp = sp - 0x48;
 	callout_exec(0, (void *)7UL);
 	check(c->callout_insns[0] == 7 && !c->callout_insns[1],
@@ -476,32 +479,75 @@ static void test_callouts(void)
 	/* sunrpc's call: its own counters. */
 	fake_rsp = sp;
 	callout_begin(0, (void *)(unsigned long)(sunrpc + 0x10));
-	check(c->callout == (sp | CALLOUT_SUNRPC), "sunrpc's call is marked");
+	check(*callout_slot(sp) == (sp | CALLOUT_SUNRPC) && callouts_open == 1,
+	      "sunrpc's call on the same stack replaces it, marked");
 	fake_rsp = sp - 0x100;
 	callout_exec(0, (void *)4UL);
 	callout_rep(c, 3, 0);
 	check(c->callout_insns[1] == 4 && c->callout_insns[0] == 10 &&
 	      c->callout_rep_iters[1] == 3, "and counts for sunrpc");
 
-	/* Another module's call into the kernel opens none. */
+	/*
+	 * The callee yields (cond_resched()): another task runs a driver's
+	 * code and calls into the kernel on its own stack, and an interrupt
+	 * on its stack; the callout stays open, and counts when its task
+	 * resumes on the call's stack.
+	 */
+	fake_rsp = 0xffffc90000003f00ULL;
+	callout_leave(0, NULL);
 	callout_begin(0, (void *)(unsigned long)(other + 0x10));
-	check(!c->callout, "another module's call closes the callout");
+	check(*callout_slot(sp) == (sp | CALLOUT_SUNRPC) && c->callout,
+	      "another stack's module code leaves the callout open");
+	/* That task calls from rpcrdma: two callouts, each its own. */
+	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
+	check(callouts_open == 2 && *callout_slot(sp) == (sp | CALLOUT_SUNRPC),
+	      "another stack's call opens a callout of its own");
+	fake_rsp = 0xffffc90000003f00ULL - 0x20;
+	callout_exec(0, (void *)3UL);
+	check(c->callout_insns[0] == 13 && c->callout_insns[1] == 4,
+	      "which counts for its own module");
+	fake_rsp = 0xffffc90000003f00ULL + 0x10;
+	callout_leave(0, NULL);
+	check(callouts_open == 1 && c->callout, "and closes on its return");
+	fake_rsp = sp - 0x200;
+	callout_exec(0, (void *)6UL);
+	check(c->callout_insns[1] == 10,
+	      "the callee's work counts when its task resumes");
+	/* A module's code on the call's stack: the return, or a call out. */
+	fake_rsp = sp + 0x10;
+	callout_leave(0, NULL);
+	check(!*callout_slot(sp) && !callouts_open && !c->callout,
+	      "a module block on the call's stack closes it");
+	callout_open(sp, CALLOUT_SUNRPC);
+	fake_rsp = sp - 0x300;
+	callout_begin(0, (void *)(unsigned long)(other + 0x10));
+	check(!*callout_slot(sp) && !callouts_open,
+	      "another module's call on the call's stack too");
+	/* A stack CALLOUT_SLOTS blocks away shares the slot: no mix-up. */
+	callout_open(sp, 0);
+	fake_rsp = sp - CALLOUT_SLOTS * CALLOUT_STACK;
+	callout_exec(0, (void *)5UL);
+	callout_leave(0, NULL);
+	check(c->callout_insns[0] == 13 && *callout_slot(sp) == sp,
+	      "a stack sharing the slot neither counts nor closes it");
+	fake_rsp = sp + 8;
+	callout_leave(0, NULL);
 	callout_exec(0, (void *)4UL);
 	callout_rep(c, 3, 24);
-	check(c->callout_insns[0] == 10 && c->callout_insns[1] == 4 &&
+	check(c->callout_insns[0] == 13 && c->callout_insns[1] == 10 &&
 	      c->callout_rep_iters[0] == 100 && c->callout_rep_iters[1] == 3,
 	      "nothing counts with no callout open");
 
 	/* No RSP: no callout, rather than a wrong one. */
 	fake_rsp_set = false;
 	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
-	check(!c->callout, "no RSP: no callout opens");
+	check(!callouts_open, "no RSP: no callout opens");
 
 	/* The fields OUT carries. */
 	shared = calloc(OUT_FIELDS, sizeof(__u64));
 	rep_counting = true;
 	publish();
-	check(shared[OUT_CALLOUT_INSNS] == 10 && shared[OUT_CALLOUT_INSNS + 1] == 4 &&
+	check(shared[OUT_CALLOUT_INSNS] == 13 && shared[OUT_CALLOUT_INSNS + 1] == 10 &&
 	      shared[OUT_CALLOUT_REP_ITERS] == 100 &&
 	      shared[OUT_CALLOUT_REP_BYTES] == 800 &&
 	      shared[OUT_CAPS] == (CAPS_REP | CAPS_CALLOUTS),
