@@ -59,22 +59,23 @@
  * call.  So an interrupt (on its own stack), another task the callee
  * switched to (a worker whose stack the vmalloc area put next to the
  * caller's, too) and the code that returns past the call are not
- * counted; the callee's sleep and wake-up are.  Any other kernel block outside the kernel's text closes the
- * callout if it runs on the call's stack (a conditional callback, only
- * while one is open): the return into the module, a call the kernel
- * made into another module's code (what follows it in the kernel is
- * then not counted).  On another stack it leaves the callout open: an
- * interrupt's handler in a driver, or the task the callee yielded to
- * (cond_resched() in the allocator, a sleep), running its modules'
- * code, does not end the callee's work, which goes on when its task
- * resumes, on whichever vCPU (callout_table: one callout per kernel
- * stack).  User space cannot be on a kernel stack and is not
- * instrumented.  A tail call (JMP rel32) opens none: it returns
- * to the module's caller.  A REP string instruction in a callout that
- * was not charged to a module page (below) is charged to the callout's
- * range.  What the kernel does for the module later, in another context
- * (a work item's dispatch, softirq processing of the packets it sent),
- * is not counted here: the wake-up counts stand for it.
+ * counted; the callee's sleep and wake-up are.  Any other kernel block
+ * outside the kernel's text closes the callout if it runs on the call's
+ * stack (a conditional callback, only while one may be open): the
+ * return into the module, a call the kernel made into another module's
+ * code (what follows it in the kernel is then not counted).  On another
+ * stack it leaves the callout open: an interrupt's handler in a driver,
+ * or the task the callee yielded to (cond_resched() in the allocator, a
+ * sleep), running its modules' code, does not end the callee's work,
+ * which goes on when its task resumes, on whichever vCPU
+ * (callout_table: one callout per kernel stack).  User space cannot be
+ * on a kernel stack and is not instrumented.  A tail call (JMP rel32)
+ * opens none: it returns to the module's caller.  A REP string
+ * instruction in a callout that was not charged to a module page
+ * (below) is charged to the callout's range.  What the kernel does for
+ * the module later, in another context (a work item's dispatch,
+ * softirq processing of the packets it sent), is not counted here: the
+ * wake-up counts stand for it.
  *
  * Unlike any clock, these counts do not depend on how fast the host
  * runs the guest or how often it is descheduled, so the instructions a
