@@ -25,7 +25,6 @@ nearest instruction before it that follows a branch, a call or a
 return, or earlier where a jump lands (a block the profile has); its
 runs are its instructions over its length.
 """
-import glob
 import os
 import re
 import subprocess
@@ -33,7 +32,7 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from insn_profile import read_blocks  # noqa: E402
+from insn_profile import read_blocks, read_marks  # noqa: E402
 
 BLOCK_END = re.compile(r'^(j|call|ret|ud2|int3)')
 # Calls the kernel turns into NOPs when it loads the module (ftrace).
@@ -105,10 +104,7 @@ def call_runs(insns, calls, funcs, blocks):
 def job_marks(out, job):
     """The begin and end mark numbers of JOB, and the RPCs between them."""
     begin = end = rpcs = None
-    for path in glob.glob(os.path.join(out, 'cpumark-*.flag')):
-        n = int(re.search(r'cpumark-(\d+)\.flag$', path).group(1))
-        with open(path) as f:
-            fields = f.read().split()
+    for n, fields in read_marks(out).items():
         if len(fields) >= 2 and fields[1] == job:
             if fields[0] == 'begin':
                 begin = n

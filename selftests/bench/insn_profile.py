@@ -100,13 +100,19 @@ def report(out, guest, label, begin, end, ops):
             f.write(f"{n / ops:10.1f}  {mod:<9} {func}\n")
 
 
-def main():
-    out = sys.argv[1]
+def read_marks(out):
+    """{mark number: its fields} of OUT's cpumark-N.flag files."""
     marks = {}
     for path in glob.glob(f"{out}/cpumark-*.flag"):
         mark = int(re.search(r"cpumark-(\d+)\.flag$", path).group(1))
         with open(path) as f:
             marks[mark] = f.read().split()
+    return marks
+
+
+def main():
+    out = sys.argv[1]
+    marks = read_marks(out)
     begins = {f[1]: mark for mark, f in marks.items()
               if len(f) >= 2 and f[0] == "begin"}
     for mark, fields in marks.items():
