@@ -45,6 +45,16 @@ both)
 	swapped=--env ;;
 *) die "usage: bench.sh --half client|server|both [OUTDIR]" ;;
 esac
+# A job name the guests do not know would run nothing and leave no
+# figures: refuse it before booting them.
+all_jobs=$(sed -n 's/^BENCH_ALL_JOBS="\(.*\)"$/\1/p' \
+	"$RPCRDMA_TOP/selftests/guest/bench-lib.sh")
+for job in ${BENCH_JOBS:-}; do
+	case " $all_jobs " in
+	*" $job "*) ;;
+	*) die "BENCH_JOBS: no job \"$job\" (jobs: $all_jobs)" ;;
+	esac
+done
 out=${1:-$RPCRDMA_TOP/build/bench/$half}
 rm -rf "$out"
 mkdir -p "$out"

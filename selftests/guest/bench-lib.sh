@@ -37,7 +37,9 @@
 # time per RPC and its functions by own time.
 
 RUNTIME=${BENCH_RUNTIME:-8}
-BENCH_JOBS=${BENCH_JOBS:-write read randread randwrite metadata nconnect}
+# Every job, by the name BENCH_JOBS gives it (bench.sh checks those).
+BENCH_ALL_JOBS="write read randread randwrite metadata nconnect"
+BENCH_JOBS=${BENCH_JOBS:-$BENCH_ALL_JOBS}
 # Files the metadata job creates, stats and removes per round.
 METADATA_FILES=${BENCH_METADATA_FILES:-400}
 CPU_MARK=0
