@@ -10,8 +10,11 @@ the module file that run loaded: build/debian/src/rpcrdma.ko, or the
 guest kernel's own sunrpc.ko (uncompressed), whose calls a transport
 drives too.  For every direct call in KO's text, this prints how often
 it ran per RPC between the job's two marks, most frequent first:
-"CALLS TARGET CALLER".  A TARGET_REGEX keeps only the calls into
-matching functions.
+"CALLS CALLOUT TARGET CALLER", where CALLOUT is the kernel's
+instructions per RPC in the callouts that call opened (the plugin's
+"callout" lines: the work the call caused in vmlinux, on its stack,
+however deep; "-" for a call that opens none, into a module).  A
+TARGET_REGEX keeps only the calls into matching functions.
 
 insn_profile.py says which kernel functions ran; this says which of
 our module's calls made them run: a callout's work (an allocation that
@@ -32,7 +35,7 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from insn_profile import read_blocks, read_marks  # noqa: E402
+from insn_profile import read_blocks, read_callouts, read_marks  # noqa: E402
 
 BLOCK_END = re.compile(r'^(j|call|ret|ud2|int3)')
 # Calls the kernel turns into NOPs when it loads the module (ftrace).
@@ -80,25 +83,34 @@ def parse_disassembly(text):
     return insns, calls
 
 
-def call_runs(insns, calls, funcs, blocks):
-    """Runs of each (target, caller) between the two snapshots."""
-    runs = Counter()
+def call_block(insns, fn, off, base, blocks):
+    """The address of the block that makes FN's call at offset OFF."""
+    lst = insns[fn]
+    idx = [o for o, _ in lst].index(off)
+    j = idx
+    while j > 0:
+        if base + lst[j][0] in blocks:
+            break
+        if j != idx and BLOCK_END.match(lst[j][1]):
+            j += 1
+            break
+        j -= 1
+    return base + lst[j][0], idx - j + 1
+
+
+def call_runs(insns, calls, funcs, blocks, callouts=None):
+    """Runs of each (target, caller) between the two snapshots; with
+    CALLOUTS ({block: instructions}), also those calls' callout
+    instructions, as a second Counter."""
+    runs, work = Counter(), Counter()
     for fn, off, target in calls:
         if fn not in funcs:
             continue
-        base = funcs[fn]
-        lst = insns[fn]
-        idx = [o for o, _ in lst].index(off)
-        j = idx
-        while j > 0:
-            if base + lst[j][0] in blocks:
-                break
-            if j != idx and BLOCK_END.match(lst[j][1]):
-                j += 1
-                break
-            j -= 1
-        runs[(target, fn)] += blocks.get(base + lst[j][0], 0) / (idx - j + 1)
-    return runs
+        block, length = call_block(insns, fn, off, funcs[fn], blocks)
+        runs[(target, fn)] += blocks.get(block, 0) / length
+        if callouts is not None and block in callouts:
+            work[(target, fn)] += callouts[block]
+    return (runs, work) if callouts is not None else runs
 
 
 def job_marks(out, job):
@@ -122,18 +134,24 @@ def main(argv):
     if begin is None or end is None or not rpcs:
         sys.exit('callsites.py: no marks with RPCs for %s in %s' % (job, out))
     gdir = os.path.join(out, guest)
-    b0 = read_blocks(os.path.join(gdir, 'blocks-%d.txt' % begin))
-    b1 = read_blocks(os.path.join(gdir, 'blocks-%d.txt' % end))
+    p0 = os.path.join(gdir, 'blocks-%d.txt' % begin)
+    p1 = os.path.join(gdir, 'blocks-%d.txt' % end)
+    b0, b1 = read_blocks(p0), read_blocks(p1)
     blocks = {a: n - b0.get(a, 0) for a, n in b1.items()}
+    c0, c1 = read_callouts(p0), read_callouts(p1)
+    callouts = {a: n - c0.get(a, 0) for a, n in c1.items()}
     # The module of KO's name: rpcrdma.ko, or a kernel's sunrpc.ko.
     module = os.path.basename(ko).split('.')[0]
     funcs = module_functions(os.path.join(gdir, 'syms-%d.txt' % begin),
                              module)
     insns, calls = disassemble(ko)
-    runs = call_runs(insns, calls, funcs, blocks)
+    runs, work = call_runs(insns, calls, funcs, blocks, callouts)
     for (target, fn), n in sorted(runs.items(), key=lambda r: -r[1]):
         if n and (not flt or flt.search(target)):
-            print('%9.4f  %-34s %s' % (n / rpcs, target, fn))
+            w = work.get((target, fn))
+            print('%9.4f %9s  %-34s %s' %
+                  (n / rpcs, '%.1f' % (w / rpcs) if w is not None else '-',
+                   target, fn))
 
 
 if __name__ == '__main__':

@@ -58,6 +58,28 @@ class CallsitesTest(unittest.TestCase):
                                    {base + 0x100: 30})
         self.assertEqual(runs[('kfree', 'f')], 0)
 
+    def test_callout_work_per_call(self):
+        # The kmalloc call's block opened callouts of 500 instructions;
+        # kfree's block has no "callout" line: it opened none.
+        base = 0xffffffffc0000000
+        funcs = {'f': base + 0x100}
+        blocks = {base + 0x100: 30, base + 0x10b: 20, base + 0x110: 8}
+        runs, work = callsites.call_runs(self.insns, self.calls, funcs,
+                                         blocks, {base + 0x100: 500})
+        self.assertEqual(runs[('kmalloc', 'f')], 10)
+        self.assertEqual(work[('kmalloc', 'f')], 500)
+        self.assertNotIn(('kfree', 'f'), work)
+
+    def test_profile_lines(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
+            f.write('ffffffffc0000100 30\ncallout ffffffffc0000100 500\n')
+            f.flush()
+            self.assertEqual(callsites.read_blocks(f.name),
+                             {0xffffffffc0000100: 30})
+            self.assertEqual(callsites.read_callouts(f.name),
+                             {0xffffffffc0000100: 500})
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -138,7 +138,10 @@
  * "ADDRESS INSTRUCTIONS" lines (hex, decimal) for every such block to
  * that file (through a temporary name, renamed when complete) and
  * removes OUT.req.  insn_profile.py turns two such snapshots into the
- * instructions each function executed between them.
+ * instructions each function executed between them.  The same file has
+ * a "callout ADDRESS INSTRUCTIONS" line for every module block that
+ * opened a callout: the kernel's instructions charged to callouts
+ * opened by that block's call (callsites.py prints them per call).
  *
  * The plugin API is QEMU's stable C ABI (version 4 and later, QEMU 9.2
  * on); qemu-plugin-api.h declares the few calls used here, since Debian
@@ -272,6 +275,15 @@ struct site_counts {
 };
 
 /*
+ * One vCPU's kernel instructions in callouts, by the site slot of the
+ * module block whose call opened them: its entry in callout_board
+ * (profile=1 only).
+ */
+struct callout_site_counts {
+	__u64 insns[SITE_SLOTS];
+};
+
+/*
  * The module-area blocks, by address (open addressing, address + 1, 0:
  * free, -> slot + 1), the target each slot's block ends with a call to
  * (0: none), and the slots whose executions fields 15 and 16 sum, all
@@ -304,6 +316,7 @@ static unsigned int nr_blocks;
 static char *request_path;
 static struct text_range ranges[NR_RANGES];
 static struct qemu_plugin_scoreboard *site_board;
+static struct qemu_plugin_scoreboard *callout_board;
 static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct site_table *sites;
 static const char *text_path;
@@ -674,9 +687,12 @@ static bool same_stack(__u64 a, __u64 b)
  * wherever it resumes, until a module block runs on its stack.  Two
  * stacks CALLOUT_SLOTS blocks apart share a slot: the later call
  * replaces the other's callout, whose rest is then not counted.
+ * callout_from[] holds, in the same slot, the site slot + 1 of the
+ * block whose call opened it (0: none known), for the profile.
  */
 #define CALLOUT_SLOTS		1024
 static __u64 callout_table[CALLOUT_SLOTS];
+static unsigned int callout_from[CALLOUT_SLOTS];
 static unsigned long callouts_open;
 
 static __u64 *callout_slot(__u64 sp)
@@ -684,12 +700,17 @@ static __u64 *callout_slot(__u64 sp)
 	return &callout_table[(sp / CALLOUT_STACK) % CALLOUT_SLOTS];
 }
 
-/* Open a callout at @sp, its module's bit @sunrpc: every vCPU counts. */
-static void callout_open(__u64 sp, __u64 sunrpc)
+/*
+ * Open a callout at @sp, its module's bit @sunrpc, made by the block of
+ * site slot @from - 1 (0: none known): every vCPU counts.
+ */
+static void callout_open(__u64 sp, __u64 sunrpc, unsigned int from)
 {
 	int vcpu, vcpus = qemu_plugin_num_vcpus();
 	struct insn_counts *c;
 
+	__atomic_store_n(&callout_from[(sp / CALLOUT_STACK) % CALLOUT_SLOTS],
+			 from, __ATOMIC_RELAXED);
 	if (!__atomic_exchange_n(callout_slot(sp), (sp & ~CALLOUT_SUNRPC) |
 				 sunrpc, __ATOMIC_RELAXED))
 		__atomic_add_fetch(&callouts_open, 1, __ATOMIC_RELAXED);
@@ -713,10 +734,11 @@ static void callout_close(__u64 sp)
 
 /*
  * The range (0 or 1: rpcrdma, sunrpc) of the callout open on the stack
- * the vCPU runs on now, if the stack pointer lies deeper than its call;
- * -1 otherwise.
+ * the vCPU runs on now, if the stack pointer lies deeper than its call,
+ * and in *@from the site slot + 1 of the block that opened it (0: none
+ * known); -1 otherwise.
  */
-static int callout_origin(void)
+static int callout_origin(unsigned int *from)
 {
 	__u64 open, at, sp;
 
@@ -726,13 +748,16 @@ static int callout_origin(void)
 	at = open & ~CALLOUT_SUNRPC;
 	if (!open || sp > at || !same_stack(sp, at))
 		return -1;
+	*from = __atomic_load_n(&callout_from[(sp / CALLOUT_STACK) %
+					      CALLOUT_SLOTS], __ATOMIC_RELAXED);
 	return open & CALLOUT_SUNRPC ? 1 : 0;
 }
 
 /* A REP string instruction of the kernel's text, in a callout if any. */
 static void callout_rep(struct insn_counts *c, __u64 n, __u64 bytes)
 {
-	int origin = callout_origin();
+	unsigned int from;
+	int origin = callout_origin(&from);
 
 	if (origin < 0)
 		return;
@@ -743,15 +768,23 @@ static void callout_rep(struct insn_counts *c, __u64 n, __u64 bytes)
 /*
  * A block of the kernel's text while a callout is open on @vcpu (the
  * condition is evaluated inline): its @userdata instructions count for
- * the callout if it runs on the call's stack.
+ * the callout if it runs on the call's stack, and for the call site
+ * that opened it when profiling.
  */
 static void callout_exec(unsigned int vcpu, void *userdata)
 {
 	struct insn_counts *c = qemu_plugin_scoreboard_find(counts, vcpu);
-	int origin = callout_origin();
+	struct callout_site_counts *by_site;
+	unsigned int from;
+	int origin = callout_origin(&from);
 
-	if (origin >= 0)
-		add(&c->callout_insns[origin], (unsigned long)userdata);
+	if (origin < 0)
+		return;
+	add(&c->callout_insns[origin], (unsigned long)userdata);
+	if (callout_board && from) {
+		by_site = qemu_plugin_scoreboard_find(callout_board, vcpu);
+		add(&by_site->insns[from - 1], (unsigned long)userdata);
+	}
 }
 
 /*
@@ -776,15 +809,28 @@ static void callout_leave(unsigned int vcpu, void *userdata)
 }
 
 /*
- * A module-area block at @userdata (its address) that ends in a CALL
- * rel32 into the kernel's text: a callout opens if the block is the
- * transport's, with the stack pointer now; else it is a block that may
- * close the one open (callout_leave_on()).
+ * The userdata of callout_begin() for the module-area block at @pc, of
+ * site slot @slot: the slot + 1, or the block's address if it has no
+ * slot (the site table is full).  Addresses lie far above any slot.
+ */
+static unsigned long callout_begin_data(__u64 pc, int slot)
+{
+	return slot >= 0 ? (unsigned long)slot + 1 : pc;
+}
+
+/*
+ * A module-area block (@userdata: callout_begin_data()) that ends in a
+ * CALL rel32 into the kernel's text: a callout opens if the block is
+ * the transport's, with the stack pointer now; else it is a block that
+ * may close the one open (callout_leave_on()).
  */
 static void callout_begin(unsigned int vcpu, void *userdata)
 {
 	struct insn_counts *c = qemu_plugin_scoreboard_find(counts, vcpu);
-	__u64 pc = (unsigned long)userdata, sp;
+	unsigned long data = (unsigned long)userdata;
+	unsigned int from = data < MODULE_AREA_START ? data : 0;
+	/* A slot's address is set before its block can run. */
+	__u64 pc = from ? sites->pc[from - 1] : data, sp;
 	bool sunrpc = in_range(CALLOUT_RANGE_SUNRPC, pc);
 
 	if (!sunrpc && !in_range(CALLOUT_RANGE_RPCRDMA, pc)) {
@@ -792,7 +838,7 @@ static void callout_begin(unsigned int vcpu, void *userdata)
 		return;
 	}
 	if (reg_rsp && reg_read(reg_rsp, &sp) && sp)
-		callout_open(sp, sunrpc ? CALLOUT_SUNRPC : 0);
+		callout_open(sp, sunrpc ? CALLOUT_SUNRPC : 0, from);
 }
 
 /* Before a REP string instruction runs: count what it will do. */
@@ -839,9 +885,10 @@ static bool in_kernel_text(__u64 addr)
  * Callouts (see the top of this file): a block of the kernel's text
  * counts while one is open; a module block that calls into the kernel's
  * text may open one; every other kernel block may close it; user space
- * is left alone.
+ * is left alone.  @slot is a module block's site slot (-1: none).
  */
-static void callout_instrument(struct qemu_plugin_tb *tb, __u64 pc, size_t n)
+static void callout_instrument(struct qemu_plugin_tb *tb, __u64 pc, size_t n,
+			       int slot)
 {
 	struct qemu_plugin_u64 open = count_slot(offsetof(struct insn_counts,
 							  callout));
@@ -864,7 +911,7 @@ static void callout_instrument(struct qemu_plugin_tb *tb, __u64 pc, size_t n)
 	    qemu_plugin_insn_data(last, &op, 1) == 1 && op == CALL_REL32) {
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, callout_begin,
 						     QEMU_PLUGIN_CB_R_REGS,
-						     (void *)(unsigned long)pc);
+						     (void *)callout_begin_data(pc, slot));
 		return;
 	}
 	if (pc < KERNEL_SPACE_START)
@@ -882,7 +929,7 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 	struct qemu_plugin_insn *insn;
 	unsigned long info;
 	size_t page, i;
-	int slot;
+	int slot = -1;
 
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 							  count_slot(0), n);
@@ -896,10 +943,7 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 								       (void *)info);
 		}
 	}
-	callout_instrument(tb, pc, n);
-	if (pc < KERNEL_TEXT_START || pc >= MODULE_AREA_END)
-		return;
-	if (pc >= MODULE_AREA_START) {
+	if (pc >= MODULE_AREA_START && pc < MODULE_AREA_END) {
 		page = (pc - MODULE_AREA_START) >> AREA_PAGE_SHIFT;
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 								  page_slot(page), n);
@@ -907,6 +951,9 @@ static void tb_trans(__u64 id, struct qemu_plugin_tb *tb)
 		if (slot >= 0)
 			site_count_execs(tb, slot);
 	}
+	callout_instrument(tb, pc, n, slot);
+	if (pc < KERNEL_TEXT_START || pc >= MODULE_AREA_END)
+		return;
 	if (!block_board)
 		return;
 	slot = block_find(pc);
@@ -952,6 +999,30 @@ out:
 	pthread_mutex_unlock(&reg_lock);
 }
 
+/*
+ * Lines "callout ADDRESS INSTRUCTIONS" to @f: for every module block
+ * whose call opened callouts, the kernel's instructions charged to them.
+ */
+static void callouts_write(FILE *f)
+{
+	struct qemu_plugin_u64 entry = { .score = callout_board };
+	unsigned int slot;
+	__u64 n;
+
+	if (!callout_board)
+		return;
+	pthread_mutex_lock(&site_lock);
+	for (slot = 0; slot < sites->nr_slots; slot++) {
+		entry.offset = offsetof(struct callout_site_counts, insns[slot]);
+		n = qemu_plugin_u64_sum(entry);
+		if (n)
+			fprintf(f, "callout %llx %llu\n",
+				(unsigned long long)sites->pc[slot],
+				(unsigned long long)n);
+	}
+	pthread_mutex_unlock(&site_lock);
+}
+
 /* Lines "ADDRESS INSTRUCTIONS" of every profiled block, to @path. */
 static void profile_write(const char *path)
 {
@@ -971,6 +1042,7 @@ static void profile_write(const char *path)
 				(unsigned long long)
 				qemu_plugin_u64_sum(block_slot_u64(block_slot[h] - 1)));
 	pthread_mutex_unlock(&block_lock);
+	callouts_write(f);
 	fclose(f);
 	rename(tmp, path);
 }
@@ -1213,6 +1285,7 @@ int qemu_plugin_install(__u64 id, const struct qemu_info_t *info,
 			return -1;
 		sprintf(request_path, "%s.req", path);
 		block_board = qemu_plugin_scoreboard_new(sizeof(struct block_counts));
+		callout_board = qemu_plugin_scoreboard_new(sizeof(struct callout_site_counts));
 	}
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

@@ -70,7 +70,12 @@ __u64 qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn)
 
 __u64 qemu_plugin_u64_sum(struct qemu_plugin_u64 entry)
 {
-	return entry.score == site_board ? fake_execs[entry.offset / sizeof(__u64)] : 0;
+	if (entry.score == site_board)
+		return fake_execs[entry.offset / sizeof(__u64)];
+	/* One vCPU: the scoreboard is its entry. */
+	if (entry.score && entry.score == callout_board)
+		return *(__u64 *)((char *)entry.score + entry.offset);
+	return 0;
 }
 
 /* What the rest of the plugin calls: never reached by these tests. */
@@ -352,8 +357,11 @@ static void test_calls_and_runs(void)
 	unlink(path);
 }
 
-/* Translate a block of @n instructions at @pc whose last is @last. */
-static void translate(__u64 pc, size_t n, const char *last)
+/*
+ * Translate a block of @n instructions at @pc, of site slot @slot (-1:
+ * none), whose last is @last.
+ */
+static void translate_site(__u64 pc, size_t n, const char *last, int slot)
 {
 	struct qemu_plugin_insn insns[4];
 	struct qemu_plugin_tb tb = { .vaddr = pc, .insns = insns, .n = n };
@@ -363,7 +371,12 @@ static void translate(__u64 pc, size_t n, const char *last)
 		insns[i] = insn_of(pc + i, "90");
 	insns[n - 1] = insn_of(pc + n - 1, last);
 	memset(&reg, 0, sizeof(reg));
-	callout_instrument(&tb, pc, n);
+	callout_instrument(&tb, pc, n, slot);
+}
+
+static void translate(__u64 pc, size_t n, const char *last)
+{
+	translate_site(pc, n, last, -1);
 }
 
 /* The rel32 of a CALL or JMP at @at to @target, as hex bytes. */
@@ -518,13 +531,13 @@ static void test_callouts(void)
 	callout_leave(0, NULL);
 	check(!*callout_slot(sp) && !callouts_open && !c->callout,
 	      "a module block on the call's stack closes it");
-	callout_open(sp, CALLOUT_SUNRPC);
+	callout_open(sp, CALLOUT_SUNRPC, 0);
 	fake_rsp = sp - 0x300;
 	callout_begin(0, (void *)(unsigned long)(other + 0x10));
 	check(!*callout_slot(sp) && !callouts_open,
 	      "another module's call on the call's stack too");
 	/* A stack CALLOUT_SLOTS blocks away shares the slot: no mix-up. */
-	callout_open(sp, 0);
+	callout_open(sp, 0, 0);
 	fake_rsp = sp - CALLOUT_SLOTS * CALLOUT_STACK;
 	callout_exec(0, (void *)5UL);
 	callout_leave(0, NULL);
@@ -560,6 +573,85 @@ static void test_callouts(void)
 	memset(ranges, 0, sizeof(ranges));
 }
 
+/* Profile=1: each call site's callouts, apart. */
+static void test_callout_sites(void)
+{
+	const __u64 rpcrdma = MODULE_AREA_START + 0x100000;
+	const __u64 kfree = 0xffffffff81200000ULL, sp = 0xffffc90000123f00ULL;
+	const __u64 sp2 = 0xffffc90000456f00ULL;
+	struct callout_site_counts *by_site;
+	char line[128], want[128];
+	int a, b, lines = 0;
+	bool found = false;
+	FILE *f;
+
+	counts = qemu_plugin_scoreboard_new(sizeof(struct insn_counts));
+	callout_board = qemu_plugin_scoreboard_new(sizeof(*by_site));
+	by_site = qemu_plugin_scoreboard_find(callout_board, 0);
+	text_range_set(0, rpcrdma, rpcrdma + 0x2000);
+	reg_rsp = fake_rsp_handle;
+	callouts_counting = true;
+	fake_rsp_set = true;
+
+	a = site_find(rpcrdma + 0x40, kfree);
+	b = site_find(rpcrdma + 0x80, kfree);
+	translate_site(rpcrdma + 0x40, 2, rel32_to('c', rpcrdma + 0x41, kfree), a);
+	check(reg.cb == callout_begin &&
+	      (unsigned long)reg.userdata == (unsigned long)a + 1,
+	      "a calling block's callout knows its site");
+	translate(rpcrdma + 0x40, 2, rel32_to('c', rpcrdma + 0x41, kfree));
+	check((unsigned long)reg.userdata == rpcrdma + 0x40,
+	      "without a site, its address");
+
+	/* Site a's call on one stack, site b's on another: each its own. */
+	fake_rsp = sp;
+	callout_begin(0, (void *)(unsigned long)(a + 1));
+	fake_rsp = sp2;
+	callout_begin(0, (void *)(unsigned long)(b + 1));
+	fake_rsp = sp - 0x40;
+	callout_exec(0, (void *)7UL);
+	fake_rsp = sp2 - 0x40;
+	callout_exec(0, (void *)5UL);
+	callout_exec(0, (void *)1UL);
+	fake_rsp = 0xffffc90000003f00ULL;
+	callout_exec(0, (void *)100UL);
+	check(by_site->insns[a] == 7 && by_site->insns[b] == 6,
+	      "each callout's instructions go to the site that opened it");
+	check(((struct insn_counts *)qemu_plugin_scoreboard_find(counts, 0))
+	      ->callout_insns[0] == 13, "and to rpcrdma's callouts, as before");
+	/* A callout opened from a block of no known site: no site charged. */
+	fake_rsp = sp;
+	callout_leave(0, NULL);
+	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x40));
+	fake_rsp = sp - 0x40;
+	callout_exec(0, (void *)9UL);
+	check(by_site->insns[a] == 7 && by_site->insns[b] == 6,
+	      "a call of no known site charges no site");
+
+	f = tmpfile();
+	callouts_write(f);
+	rewind(f);
+	snprintf(want, sizeof(want), "callout %llx 7\n",
+		 (unsigned long long)rpcrdma + 0x40);
+	while (fgets(line, sizeof(line), f)) {
+		lines++;
+		found |= !strcmp(line, want);
+	}
+	fclose(f);
+	check(found && lines == 2, "the profile has a line per site with any");
+
+	fake_rsp = sp + 8;
+	callout_leave(0, NULL);
+	fake_rsp = sp2 + 8;
+	callout_leave(0, NULL);
+	check(!callouts_open, "both closed");
+	fake_rsp_set = false;
+	callouts_counting = false;
+	reg_rsp = NULL;
+	callout_board = NULL;
+	memset(ranges, 0, sizeof(ranges));
+}
+
 static void test_rpc_runs(void)
 {
 	const __u64 sunrpc = MODULE_AREA_START + 0x300000;
@@ -590,6 +682,7 @@ int main(void)
 	test_call_target();
 	test_calls_and_runs();
 	test_callouts();
+	test_callout_sites();
 	test_rpc_runs();
 	printf("insn_count_test: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

@@ -35,12 +35,25 @@ MAX_FUNCTION_SIZE = 16384
 
 
 def read_blocks(path):
+    """{block address: instructions} of a profile snapshot."""
     blocks = {}
     with open(path) as f:
         for line in f:
-            addr, count = line.split()
-            blocks[int(addr, 16)] = int(count)
+            fields = line.split()
+            if len(fields) == 2:
+                blocks[int(fields[0], 16)] = int(fields[1])
     return blocks
+
+
+def read_callouts(path):
+    """{calling block's address: kernel instructions in its callouts}."""
+    callouts = {}
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 3 and fields[0] == 'callout':
+                callouts[int(fields[1], 16)] = int(fields[2])
+    return callouts
 
 
 def read_syms(path):
