@@ -10,6 +10,7 @@
  * without Write and Reply chunks has a builder of its own, which must
  * build what the general one builds.  A callback is copied after its
  * header, and leaves its context as the replies that reuse it need it.
+ * Putting a context back drops one reference on each page it took.
  *
  * As in send_sges_test.c, a zeroed struct ib_device has no DMA device:
  * with CONFIG_INFINIBAND_VIRT_DMA a DMA address is the kernel address.
@@ -436,9 +437,48 @@ static void server_bc_call_case(struct kunit *test)
 	ssb_ctx_free(&c);
 }
 
+/*
+ * Putting a Send context back drops the one reference it holds on each
+ * page it took: a page the page cache also holds lives on, one that was
+ * the reply's alone is freed (kmemleak would see it kept), and the
+ * context, empty, goes on the free list.
+ */
+static void server_send_put_pages_case(struct kunit *test)
+{
+	struct srdma_xprt *sx;
+	struct srdma_send *sc;
+	struct page *cached;
+
+	sx = kunit_kzalloc(test, sizeof(*sx), GFP_KERNEL);
+	sc = kunit_kzalloc(test, struct_size(sc, pages, 2), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sx);
+	KUNIT_ASSERT_NOT_NULL(test, sc);
+	sx->device = kunit_kzalloc(test, sizeof(*sx->device), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sx->device);
+	init_llist_head(&sx->send_free);
+	sc->sx = sx;
+	INIT_LIST_HEAD(&sc->rws);
+	rpcrdma_send_sges_init(&sc->sges, sx->device, 0x1234, 2);
+
+	cached = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cached);
+	get_page(cached);		/* the reply's; the first, the cache's */
+	sc->pages[0] = cached;
+	sc->pages[1] = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc->pages[1]);
+	sc->nr_pages = 2;
+
+	srdma_send_put(sc);
+	KUNIT_EXPECT_EQ(test, page_ref_count(cached), 1);
+	KUNIT_EXPECT_EQ(test, sc->nr_pages, 0);
+	KUNIT_EXPECT_PTR_EQ(test, sx->send_free.first, &sc->free_node);
+	__free_page(cached);
+}
+
 static struct kunit_case rpcrdma_server_send_cases[] = {
 	KUNIT_CASE_PARAM(server_send_build_case, ssb_gen_params),
 	KUNIT_CASE(server_send_grown_kept_case),
+	KUNIT_CASE(server_send_put_pages_case),
 	KUNIT_CASE_PARAM(server_reply_plain_case, srb_gen_params),
 	KUNIT_CASE_PARAM(server_bc_call_case, sbc_gen_params),
 	{}

@@ -191,11 +191,19 @@ EXPORT_SYMBOL_IF_KUNIT(srdma_send_get);
 void srdma_send_put(struct srdma_send *sc)
 {
 	struct srdma_xprt *sx = sc->sx;
+	unsigned int i;
 
 	rpcrdma_send_sges_unmap(&sc->sges);
 	srdma_rw_destroy_list(sx, &sc->rws);
-	/* srdma_take_pages() left no NULL among them. */
-	release_pages(sc->pages, sc->nr_pages);
+	/*
+	 * One reference each; srdma_take_pages() left no NULL among them.
+	 * Most are the page cache's pages (a spliced READ), whose last
+	 * reference is not ours: put_page() drops one inline, where
+	 * release_pages() walks each page out of line to batch frees that
+	 * seldom come.
+	 */
+	for (i = 0; i < sc->nr_pages; i++)
+		put_page(sc->pages[i]);
 	sc->nr_pages = 0;
 	/* An llist takes any number of adders at once, without the lock. */
 	llist_add(&sc->free_node, &sx->send_free);
