@@ -440,8 +440,9 @@ static void server_bc_call_case(struct kunit *test)
 /*
  * Putting a Send context back drops the one reference it holds on each
  * page it took: a page the page cache also holds lives on, one that was
- * the reply's alone is freed (kmemleak would see it kept), and the
- * context, empty, goes on the free list.
+ * the reply's alone is freed (kmemleak would see it kept), a hole the
+ * reply left is passed over, and the context, empty, goes on the free
+ * list.
  */
 static void server_send_put_pages_case(struct kunit *test)
 {
@@ -450,7 +451,7 @@ static void server_send_put_pages_case(struct kunit *test)
 	struct page *cached;
 
 	sx = kunit_kzalloc(test, sizeof(*sx), GFP_KERNEL);
-	sc = kunit_kzalloc(test, struct_size(sc, pages, 2), GFP_KERNEL);
+	sc = kunit_kzalloc(test, struct_size(sc, pages, 3), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, sx);
 	KUNIT_ASSERT_NOT_NULL(test, sc);
 	sx->device = kunit_kzalloc(test, sizeof(*sx->device), GFP_KERNEL);
@@ -464,9 +465,10 @@ static void server_send_put_pages_case(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, cached);
 	get_page(cached);		/* the reply's; the first, the cache's */
 	sc->pages[0] = cached;
-	sc->pages[1] = alloc_page(GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sc->pages[1]);
-	sc->nr_pages = 2;
+	sc->pages[1] = NULL;
+	sc->pages[2] = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sc->pages[2]);
+	sc->nr_pages = 3;
 
 	srdma_send_put(sc);
 	KUNIT_EXPECT_EQ(test, page_ref_count(cached), 1);

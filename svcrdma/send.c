@@ -196,14 +196,14 @@ void srdma_send_put(struct srdma_send *sc)
 	rpcrdma_send_sges_unmap(&sc->sges);
 	srdma_rw_destroy_list(sx, &sc->rws);
 	/*
-	 * One reference each; srdma_take_pages() left no NULL among them.
-	 * Most are the page cache's pages (a spliced READ), whose last
-	 * reference is not ours: put_page() drops one inline, where
-	 * release_pages() walks each page out of line to batch frees that
-	 * seldom come.
+	 * One reference each (a NULL is a hole the reply left).  Most are
+	 * the page cache's pages (a spliced READ), whose last reference is
+	 * not ours: put_page() drops one inline, where release_pages()
+	 * walks each page out of line to batch frees that seldom come.
 	 */
 	for (i = 0; i < sc->nr_pages; i++)
-		put_page(sc->pages[i]);
+		if (sc->pages[i])
+			put_page(sc->pages[i]);
 	sc->nr_pages = 0;
 	/* An llist takes any number of adders at once, without the lock. */
 	llist_add(&sc->free_node, &sx->send_free);
@@ -582,20 +582,19 @@ static int srdma_reply_build_inline(struct srdma_send *sc,
 	return srdma_send_build_hdr(sc, hdr_len + len);
 }
 
-/* Hand the reply's pages to @sc: they live until the Send completes. */
+/*
+ * Hand the reply's pages to @sc: they live until the Send completes.
+ * Two string operations rather than a walk: a hole (NULL) comes along
+ * and srdma_send_put() passes over it.
+ */
 static void srdma_take_pages(struct srdma_send *sc, struct svc_rqst *rqstp)
 {
-	struct page **pp = rqstp->rq_respages, **end = rqstp->rq_next_page;
-	struct page **to = sc->pages + sc->nr_pages;
+	size_t bytes = (rqstp->rq_next_page - rqstp->rq_respages) *
+		       sizeof(struct page *);
 
-	/* Locals: the stores below could alias the rqst and @sc. */
-	for (; pp < end; pp++) {
-		if (!*pp)
-			continue;
-		*to++ = *pp;
-		*pp = NULL;
-	}
-	sc->nr_pages = to - sc->pages;
+	memcpy(sc->pages + sc->nr_pages, rqstp->rq_respages, bytes);
+	memset(rqstp->rq_respages, 0, bytes);
+	sc->nr_pages += bytes / sizeof(struct page *);
 	rpcrdma_svc_reply_pages_taken(rqstp);
 }
 
