@@ -59,7 +59,10 @@
  * call.  So an interrupt (on its own stack), another task the callee
  * switched to (a worker whose stack the vmalloc area put next to the
  * caller's, too) and the code that returns past the call are not
- * counted; the callee's sleep and wake-up are.  Any other kernel block
+ * counted; the callee's sleep and wake-up are, but not a preemption:
+ * TEXT's "pause NAME ADDRESS" lines name the functions where the kernel
+ * preempts a task on its stack, and from the entry of one to its
+ * return the callout counts nothing (callout_exec()).  Any other kernel block
  * outside the kernel's text closes the callout if it runs on the call's
  * stack (a conditional callback, only while one may be open): the
  * return into the module, a call the kernel made into another module's
@@ -180,6 +183,8 @@
 #define SITE_HASH		(2 * SITE_SLOTS)
 /* TEXT's "call" and "entry" lines, at most, each. */
 #define NR_WATCHED		32
+/* TEXT's "pause" lines, at most. */
+#define NR_PAUSES		4
 /* Slots summed into each of fields 15, 16 and 23, at most. */
 #define MAX_COUNTED		8192
 /*
@@ -317,6 +322,11 @@ static char *request_path;
 static struct text_range ranges[NR_RANGES];
 static struct qemu_plugin_scoreboard *site_board;
 static struct qemu_plugin_scoreboard *callout_board;
+/*
+ * The kernel functions TEXT's "pause" lines name (0: none), read by
+ * callout_exec() without a lock: each is one aligned word.
+ */
+static __u64 pause_at[NR_PAUSES];
 static pthread_mutex_t site_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct site_table *sites;
 static const char *text_path;
@@ -688,11 +698,14 @@ static bool same_stack(__u64 a, __u64 b)
  * stacks CALLOUT_SLOTS blocks apart share a slot: the later call
  * replaces the other's callout, whose rest is then not counted.
  * callout_from[] holds, in the same slot, the site slot + 1 of the
- * block whose call opened it (0: none known), for the profile.
+ * block whose call opened it (0: none known), for the profile, and
+ * callout_paused[] the stack pointer at the entry of a pause function
+ * the callout is in (0: none): see callout_exec().
  */
 #define CALLOUT_SLOTS		1024
 static __u64 callout_table[CALLOUT_SLOTS];
 static unsigned int callout_from[CALLOUT_SLOTS];
+static __u64 callout_paused[CALLOUT_SLOTS];
 static unsigned long callouts_open;
 
 static __u64 *callout_slot(__u64 sp)
@@ -711,6 +724,8 @@ static void callout_open(__u64 sp, __u64 sunrpc, unsigned int from)
 
 	__atomic_store_n(&callout_from[(sp / CALLOUT_STACK) % CALLOUT_SLOTS],
 			 from, __ATOMIC_RELAXED);
+	__atomic_store_n(&callout_paused[(sp / CALLOUT_STACK) % CALLOUT_SLOTS],
+			 0, __ATOMIC_RELAXED);
 	if (!__atomic_exchange_n(callout_slot(sp), (sp & ~CALLOUT_SUNRPC) |
 				 sunrpc, __ATOMIC_RELAXED))
 		__atomic_add_fetch(&callouts_open, 1, __ATOMIC_RELAXED);
@@ -732,24 +747,48 @@ static void callout_close(__u64 sp)
 		__atomic_sub_fetch(&callouts_open, 1, __ATOMIC_RELAXED);
 }
 
+/* Whether @pc is the entry of a function TEXT's "pause" lines name. */
+static bool pause_entry(__u64 pc)
+{
+	int i;
+
+	for (i = 0; i < NR_PAUSES; i++)
+		if (pc && __atomic_load_n(&pause_at[i], __ATOMIC_RELAXED) == pc)
+			return true;
+	return false;
+}
+
 /*
  * The range (0 or 1: rpcrdma, sunrpc) of the callout open on the stack
- * the vCPU runs on now, if the stack pointer lies deeper than its call,
- * and in *@from the site slot + 1 of the block that opened it (0: none
- * known); -1 otherwise.
+ * the vCPU runs on now, if the stack pointer lies deeper than its call
+ * and the callout is not paused there, and in *@from the site slot + 1
+ * of the block that opened it (0: none known); -1 otherwise.  @pc is
+ * the kernel block about to run (0: not known): at a pause function's
+ * entry the callout pauses until the stack pointer is back above it,
+ * past the function's return (callout_exec()).
  */
-static int callout_origin(unsigned int *from)
+static int callout_origin(__u64 pc, unsigned int *from)
 {
-	__u64 open, at, sp;
+	__u64 open, at, sp, paused;
+	unsigned int i;
 
 	if (!reg_rsp || !reg_read(reg_rsp, &sp))
 		return -1;
-	open = __atomic_load_n(callout_slot(sp), __ATOMIC_RELAXED);
+	i = (sp / CALLOUT_STACK) % CALLOUT_SLOTS;
+	open = __atomic_load_n(&callout_table[i], __ATOMIC_RELAXED);
 	at = open & ~CALLOUT_SUNRPC;
 	if (!open || sp > at || !same_stack(sp, at))
 		return -1;
-	*from = __atomic_load_n(&callout_from[(sp / CALLOUT_STACK) %
-					      CALLOUT_SLOTS], __ATOMIC_RELAXED);
+	paused = __atomic_load_n(&callout_paused[i], __ATOMIC_RELAXED);
+	if (paused && sp <= paused)
+		return -1;
+	if (paused)
+		__atomic_store_n(&callout_paused[i], 0, __ATOMIC_RELAXED);
+	if (pause_entry(pc)) {
+		__atomic_store_n(&callout_paused[i], sp, __ATOMIC_RELAXED);
+		return -1;
+	}
+	*from = __atomic_load_n(&callout_from[i], __ATOMIC_RELAXED);
 	return open & CALLOUT_SUNRPC ? 1 : 0;
 }
 
@@ -757,7 +796,7 @@ static int callout_origin(unsigned int *from)
 static void callout_rep(struct insn_counts *c, __u64 n, __u64 bytes)
 {
 	unsigned int from;
-	int origin = callout_origin(&from);
+	int origin = callout_origin(0, &from);
 
 	if (origin < 0)
 		return;
@@ -766,24 +805,44 @@ static void callout_rep(struct insn_counts *c, __u64 n, __u64 bytes)
 }
 
 /*
+ * The userdata of callout_exec() for a block of the kernel's text at
+ * @pc of @n instructions: both, the address's low 32 bits (the kernel's
+ * text spans less) above the count (TCG makes at most 512 per block).
+ */
+static unsigned long callout_exec_data(__u64 pc, size_t n)
+{
+	return (unsigned long)(pc & 0xffffffffULL) << 16 | n;
+}
+
+/*
  * A block of the kernel's text while a callout is open on @vcpu (the
- * condition is evaluated inline): its @userdata instructions count for
- * the callout if it runs on the call's stack, and for the call site
- * that opened it when profiling.
+ * condition is evaluated inline; @userdata: callout_exec_data()): its
+ * instructions count for the callout if it runs on the call's stack,
+ * and for the call site that opened it when profiling.
+ *
+ * Pauses.  A preemption is not the callee's work: a tick or a wake-up
+ * marks the task, and the kernel switches away where an interrupt
+ * returns or preemption is enabled again (preempt_schedule_irq(),
+ * preempt_schedule(), under Debian 7.2's PREEMPT_LAZY), on the task's
+ * stack, inside the callout.  TEXT's "pause" lines name those
+ * functions: from the entry of one to its return (the stack pointer
+ * back above where it was at the entry), the callout counts nothing,
+ * the scheduler's way out and back in included.
  */
 static void callout_exec(unsigned int vcpu, void *userdata)
 {
 	struct insn_counts *c = qemu_plugin_scoreboard_find(counts, vcpu);
+	unsigned long data = (unsigned long)userdata, n = data & 0xffff;
 	struct callout_site_counts *by_site;
 	unsigned int from;
-	int origin = callout_origin(&from);
+	int origin = callout_origin(0xffffffff00000000ULL | data >> 16, &from);
 
 	if (origin < 0)
 		return;
-	add(&c->callout_insns[origin], (unsigned long)userdata);
+	add(&c->callout_insns[origin], n);
 	if (callout_board && from) {
 		by_site = qemu_plugin_scoreboard_find(callout_board, vcpu);
-		add(&by_site->insns[from - 1], (unsigned long)userdata);
+		add(&by_site->insns[from - 1], n);
 	}
 }
 
@@ -902,7 +961,7 @@ static void callout_instrument(struct qemu_plugin_tb *tb, __u64 pc, size_t n,
 							  QEMU_PLUGIN_CB_R_REGS,
 							  QEMU_PLUGIN_COND_NE,
 							  open, 0,
-							  (void *)(unsigned long)n);
+							  (void *)callout_exec_data(pc, n));
 		return;
 	}
 	last = qemu_plugin_tb_get_insn(tb, n - 1);
@@ -1082,16 +1141,23 @@ static void text_watch(enum site_kind kind, unsigned long long addr)
 		sites->watched[kind][sites->nr_watched[kind]++] = addr;
 }
 
+/* One "pause NAME ADDRESS" line of TEXT, the *@nr-th. */
+static void text_pause(int *nr, unsigned long long addr)
+{
+	if (*nr < NR_PAUSES)
+		__atomic_store_n(&pause_at[(*nr)++], addr, __ATOMIC_RELAXED);
+}
+
 /*
  * Reread TEXT if it changed: at most NR_RANGES "NAME START END" lines,
- * in order, and the "call", "entry" and "rpc" lines.
+ * in order, and the "call", "entry", "rpc" and "pause" lines.
  */
 static void text_reload(void)
 {
 	unsigned long long start, end;
 	char line[256], name[64], kind[16];
 	struct stat st;
-	int nr_ranges = 0;
+	int nr_ranges = 0, nr_pauses = 0;
 	FILE *f;
 
 	if (!text_path || stat(text_path, &st))
@@ -1116,10 +1182,14 @@ static void text_reload(void)
 			text_watch(SITE_ENTRY, start);
 		else if (!strcmp(kind, "rpc"))
 			text_watch(SITE_RPC, start);
+		else if (!strcmp(kind, "pause"))
+			text_pause(&nr_pauses, start);
 		else if (nr_ranges < NR_RANGES &&
 			 sscanf(line, "%63s %llx %llx", name, &start, &end) == 3)
 			text_range_set(nr_ranges++, start, end);
 	}
+	while (nr_pauses < NR_PAUSES)
+		__atomic_store_n(&pause_at[nr_pauses++], 0, __ATOMIC_RELAXED);
 	sites_rejudge();
 	pthread_mutex_unlock(&site_lock);
 	fclose(f);

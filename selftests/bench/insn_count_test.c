@@ -412,7 +412,7 @@ static void test_callouts(void)
 	      reg.cond == QEMU_PLUGIN_COND_NE &&
 	      reg.entry_offset == offsetof(struct insn_counts, callout) &&
 	      reg.flags == QEMU_PLUGIN_CB_R_REGS &&
-	      (unsigned long)reg.userdata == 3,
+	      (unsigned long)reg.userdata == callout_exec_data(kfree + 0x40, 3),
 	      "a kernel block counts its instructions while a callout is open");
 	translate(rpcrdma + 0x10, 2, rel32_to('c', rpcrdma + 0x11, kfree));
 	check(!reg.cond_cb && reg.cb == callout_begin && !reg.stored &&
@@ -652,6 +652,84 @@ static void test_callout_sites(void)
 	memset(ranges, 0, sizeof(ranges));
 }
 
+/* A preemption inside a callout (TEXT's "pause" lines) is not counted. */
+static void test_callout_pauses(void)
+{
+	const __u64 rpcrdma = MODULE_AREA_START + 0x100000;
+	const __u64 kfree = 0xffffffff81200000ULL, sp = 0xffffc90000123f00ULL;
+	const __u64 preempt = 0xffffffff81f00000ULL;
+	char path[] = "/tmp/insn_count_test.XXXXXX";
+	struct insn_counts *c;
+	char text[256];
+
+	close(mkstemp(path));
+	text_path = path;
+	snprintf(text, sizeof(text),
+		 "rpcrdma %llx %llx\npause preempt_schedule_irq %llx\n",
+		 (unsigned long long)rpcrdma,
+		 (unsigned long long)rpcrdma + 0x2000,
+		 (unsigned long long)preempt);
+	text_set(path, text);
+	check(pause_at[0] == preempt && !pause_at[1], "TEXT names the pause");
+
+	counts = qemu_plugin_scoreboard_new(sizeof(struct insn_counts));
+	c = qemu_plugin_scoreboard_find(counts, 0);
+	reg_rsp = fake_rsp_handle;
+	callouts_counting = true;
+	fake_rsp_set = true;
+	fake_rsp = sp;
+	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
+	fake_rsp = sp - 0x40;
+	callout_exec(0, (void *)callout_exec_data(kfree, 5));
+	check(c->callout_insns[0] == 5, "the callee counts");
+
+	/* An interrupt returns into the callee and preempts it. */
+	fake_rsp = sp - 0x80;
+	callout_exec(0, (void *)callout_exec_data(preempt, 4));
+	check(c->callout_insns[0] == 5, "the pause function's entry does not");
+	fake_rsp = sp - 0x200;
+	callout_exec(0, (void *)callout_exec_data(kfree + 0x100, 50));
+	callout_rep(c, 10, 80);
+	fake_rsp = sp - 0x80;
+	callout_exec(0, (void *)callout_exec_data(kfree + 0x200, 3));
+	check(c->callout_insns[0] == 5 && !c->callout_rep_iters[0],
+	      "nor anything below it on the stack until it returns");
+	fake_rsp = sp - 0x78;
+	callout_exec(0, (void *)callout_exec_data(kfree + 0x300, 2));
+	fake_rsp = sp - 0x200;
+	callout_exec(0, (void *)callout_exec_data(kfree + 0x100, 1));
+	check(c->callout_insns[0] == 8,
+	      "past its return the callee counts again, at any depth");
+
+	/* A pause function's entry on a stack with no callout: nothing. */
+	fake_rsp = 0xffffc90000003f00ULL;
+	callout_exec(0, (void *)callout_exec_data(preempt, 4));
+	fake_rsp = sp - 0x40;
+	callout_exec(0, (void *)callout_exec_data(kfree, 1));
+	check(c->callout_insns[0] == 9, "another stack's pause leaves it alone");
+
+	/* A new callout on the stack starts unpaused. */
+	fake_rsp = sp - 0x80;
+	callout_exec(0, (void *)callout_exec_data(preempt, 4));
+	fake_rsp = sp + 8;
+	callout_leave(0, NULL);
+	fake_rsp = sp;
+	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
+	fake_rsp = sp - 0x200;
+	callout_exec(0, (void *)callout_exec_data(kfree, 1));
+	check(c->callout_insns[0] == 10, "a new callout is not paused");
+	fake_rsp = sp + 8;
+	callout_leave(0, NULL);
+
+	text_set(path, "rpcrdma 0 0\n");
+	check(!pause_at[0], "and TEXT without it names none");
+	unlink(path);
+	fake_rsp_set = false;
+	callouts_counting = false;
+	reg_rsp = NULL;
+	memset(ranges, 0, sizeof(ranges));
+}
+
 static void test_rpc_runs(void)
 {
 	const __u64 sunrpc = MODULE_AREA_START + 0x300000;
@@ -683,6 +761,7 @@ int main(void)
 	test_calls_and_runs();
 	test_callouts();
 	test_callout_sites();
+	test_callout_pauses();
 	test_rpc_runs();
 	printf("insn_count_test: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

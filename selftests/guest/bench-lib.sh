@@ -88,6 +88,13 @@ WORK_RUNS="ib_cq_poll_work"
 # The RPC layer's reply completion, which either module calls once a
 # reply: its runs in the window are the RPCs the counts are divided by.
 RPC_RUNS="xprt_complete_rqst"
+# Where the kernel preempts a task (its tick or a wake-up marked it),
+# on the task's stack: a callout pauses from the entry of one of these
+# to its return (the plugin's "pause" lines), as preemption is no work
+# the callee asked for.  Debian's 6.12 (PREEMPT_VOLUNTARY) never calls
+# them; its 7.2 (PREEMPT_LAZY) does, at the end of an interrupt and
+# where preemption is enabled again.
+PAUSE_RUNS="preempt_schedule_irq preempt_schedule preempt_schedule_notrace"
 
 # text_ranges: tell the host's instruction counter (insn-count.so) where
 # the code of rpcrdma.ko, rdma_rxe.ko, sunrpc.ko and ib_core.ko is now:
@@ -95,7 +102,8 @@ RPC_RUNS="xprt_complete_rqst"
 # it), from their functions in /proc/kallsyms (END: the page after the
 # one holding the last function, so that its body is in); then "call
 # NAME ADDRESS" for each of WAKE_CALLS, "entry NAME ADDRESS" for each
-# of WORK_RUNS and "rpc NAME ADDRESS" for each of RPC_RUNS.
+# of WORK_RUNS, "rpc NAME ADDRESS" for each of RPC_RUNS and "pause NAME
+# ADDRESS" for each of PAUSE_RUNS.
 text_ranges() {
 	local m lo hi
 
@@ -110,10 +118,12 @@ text_ranges() {
 		fi
 		printf '%s %s %x\n' "$m" "$lo" $(( (16#${hi:-$lo} & ~4095) + 8192 ))
 	done >"/out/$GUEST_NAME/text-ranges.new"
-	awk -v calls="$WAKE_CALLS" -v runs="$WORK_RUNS" -v rpcs="$RPC_RUNS" '
+	awk -v calls="$WAKE_CALLS" -v runs="$WORK_RUNS" -v rpcs="$RPC_RUNS" \
+		-v pauses="$PAUSE_RUNS" '
 		BEGIN {
 			n = split(calls, c); for (i = 1; i <= n; i++) kind[c[i]] = "call"
 			n = split(runs, r); for (i = 1; i <= n; i++) kind[r[i]] = "entry"
+			n = split(pauses, q); for (i = 1; i <= n; i++) kind[q[i]] = "pause"
 			n = split(rpcs, p); for (i = 1; i <= n; i++) rpc[p[i]] = 1
 		}
 		($2 == "t" || $2 == "T") && ($3 in kind) && !seen[$3]++ {
