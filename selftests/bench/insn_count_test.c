@@ -573,6 +573,30 @@ static void test_callouts(void)
 	memset(ranges, 0, sizeof(ranges));
 }
 
+/*
+ * Fresh counters, rpcrdma's range at @rpcrdma and an RSP to read: the
+ * setup of the callout tests below; the vCPU's counters.
+ */
+static struct insn_counts *callouts_begin(__u64 rpcrdma)
+{
+	counts = qemu_plugin_scoreboard_new(sizeof(struct insn_counts));
+	text_range_set(0, rpcrdma, rpcrdma + 0x2000);
+	reg_rsp = fake_rsp_handle;
+	callouts_counting = true;
+	fake_rsp_set = true;
+	return qemu_plugin_scoreboard_find(counts, 0);
+}
+
+/* Undo callouts_begin() and a profile's board. */
+static void callouts_end(void)
+{
+	fake_rsp_set = false;
+	callouts_counting = false;
+	reg_rsp = NULL;
+	callout_board = NULL;
+	memset(ranges, 0, sizeof(ranges));
+}
+
 /* Profile=1: each call site's callouts, apart. */
 static void test_callout_sites(void)
 {
@@ -580,18 +604,15 @@ static void test_callout_sites(void)
 	const __u64 kfree = 0xffffffff81200000ULL, sp = 0xffffc90000123f00ULL;
 	const __u64 sp2 = 0xffffc90000456f00ULL;
 	struct callout_site_counts *by_site;
+	struct insn_counts *c;
 	char line[128], want[128];
 	int a, b, lines = 0;
 	bool found = false;
 	FILE *f;
 
-	counts = qemu_plugin_scoreboard_new(sizeof(struct insn_counts));
+	c = callouts_begin(rpcrdma);
 	callout_board = qemu_plugin_scoreboard_new(sizeof(*by_site));
 	by_site = qemu_plugin_scoreboard_find(callout_board, 0);
-	text_range_set(0, rpcrdma, rpcrdma + 0x2000);
-	reg_rsp = fake_rsp_handle;
-	callouts_counting = true;
-	fake_rsp_set = true;
 
 	a = site_find(rpcrdma + 0x40, kfree);
 	b = site_find(rpcrdma + 0x80, kfree);
@@ -617,8 +638,7 @@ static void test_callout_sites(void)
 	callout_exec(0, (void *)100UL);
 	check(by_site->insns[a] == 7 && by_site->insns[b] == 6,
 	      "each callout's instructions go to the site that opened it");
-	check(((struct insn_counts *)qemu_plugin_scoreboard_find(counts, 0))
-	      ->callout_insns[0] == 13, "and to rpcrdma's callouts, as before");
+	check(c->callout_insns[0] == 13, "and to rpcrdma's callouts, as before");
 	/* A callout opened from a block of no known site: no site charged. */
 	fake_rsp = sp;
 	callout_leave(0, NULL);
@@ -645,11 +665,7 @@ static void test_callout_sites(void)
 	fake_rsp = sp2 + 8;
 	callout_leave(0, NULL);
 	check(!callouts_open, "both closed");
-	fake_rsp_set = false;
-	callouts_counting = false;
-	reg_rsp = NULL;
-	callout_board = NULL;
-	memset(ranges, 0, sizeof(ranges));
+	callouts_end();
 }
 
 /* A preemption inside a callout (TEXT's "pause" lines) is not counted. */
@@ -672,11 +688,7 @@ static void test_callout_pauses(void)
 	text_set(path, text);
 	check(pause_at[0] == preempt && !pause_at[1], "TEXT names the pause");
 
-	counts = qemu_plugin_scoreboard_new(sizeof(struct insn_counts));
-	c = qemu_plugin_scoreboard_find(counts, 0);
-	reg_rsp = fake_rsp_handle;
-	callouts_counting = true;
-	fake_rsp_set = true;
+	c = callouts_begin(rpcrdma);
 	fake_rsp = sp;
 	callout_begin(0, (void *)(unsigned long)(rpcrdma + 0x10));
 	fake_rsp = sp - 0x40;
@@ -724,10 +736,7 @@ static void test_callout_pauses(void)
 	text_set(path, "rpcrdma 0 0\n");
 	check(!pause_at[0], "and TEXT without it names none");
 	unlink(path);
-	fake_rsp_set = false;
-	callouts_counting = false;
-	reg_rsp = NULL;
-	memset(ranges, 0, sizeof(ranges));
+	callouts_end();
 }
 
 static void test_rpc_runs(void)
