@@ -708,9 +708,15 @@ static unsigned int callout_from[CALLOUT_SLOTS];
 static __u64 callout_paused[CALLOUT_SLOTS];
 static unsigned long callouts_open;
 
+/* The slot of the callout tables for the stack @sp lies on. */
+static unsigned int callout_index(__u64 sp)
+{
+	return (sp / CALLOUT_STACK) % CALLOUT_SLOTS;
+}
+
 static __u64 *callout_slot(__u64 sp)
 {
-	return &callout_table[(sp / CALLOUT_STACK) % CALLOUT_SLOTS];
+	return &callout_table[callout_index(sp)];
 }
 
 /*
@@ -722,10 +728,10 @@ static void callout_open(__u64 sp, __u64 sunrpc, unsigned int from)
 	int vcpu, vcpus = qemu_plugin_num_vcpus();
 	struct insn_counts *c;
 
-	__atomic_store_n(&callout_from[(sp / CALLOUT_STACK) % CALLOUT_SLOTS],
-			 from, __ATOMIC_RELAXED);
-	__atomic_store_n(&callout_paused[(sp / CALLOUT_STACK) % CALLOUT_SLOTS],
-			 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&callout_from[callout_index(sp)], from,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&callout_paused[callout_index(sp)], 0,
+			 __ATOMIC_RELAXED);
 	if (!__atomic_exchange_n(callout_slot(sp), (sp & ~CALLOUT_SUNRPC) |
 				 sunrpc, __ATOMIC_RELAXED))
 		__atomic_add_fetch(&callouts_open, 1, __ATOMIC_RELAXED);
@@ -774,7 +780,7 @@ static int callout_origin(__u64 pc, unsigned int *from)
 
 	if (!reg_rsp || !reg_read(reg_rsp, &sp))
 		return -1;
-	i = (sp / CALLOUT_STACK) % CALLOUT_SLOTS;
+	i = callout_index(sp);
 	open = __atomic_load_n(&callout_table[i], __ATOMIC_RELAXED);
 	at = open & ~CALLOUT_SUNRPC;
 	if (!open || sp > at || !same_stack(sp, at))
