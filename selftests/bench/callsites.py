@@ -98,19 +98,19 @@ def call_block(insns, fn, off, base, blocks):
     return base + lst[j][0], idx - j + 1
 
 
-def call_runs(insns, calls, funcs, blocks, callouts=None):
-    """Runs of each (target, caller) between the two snapshots; with
-    CALLOUTS ({block: instructions}), also those calls' callout
-    instructions, as a second Counter."""
+def call_runs(insns, calls, funcs, blocks, callouts):
+    """Runs of each (target, caller) between the two snapshots, and the
+    callout instructions of those calls, from CALLOUTS ({block:
+    instructions}): two Counters."""
     runs, work = Counter(), Counter()
     for fn, off, target in calls:
         if fn not in funcs:
             continue
         block, length = call_block(insns, fn, off, funcs[fn], blocks)
         runs[(target, fn)] += blocks.get(block, 0) / length
-        if callouts is not None and block in callouts:
+        if block in callouts:
             work[(target, fn)] += callouts[block]
-    return (runs, work) if callouts is not None else runs
+    return runs, work
 
 
 def job_marks(out, job):

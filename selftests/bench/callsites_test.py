@@ -45,7 +45,8 @@ class CallsitesTest(unittest.TestCase):
         # __fentry__ call, push and call kmalloc); the one after the
         # JE 4 times (mov, call kfree: 2 instructions).
         blocks = {base + 0x100: 30, base + 0x10b: 20, base + 0x110: 8}
-        runs = callsites.call_runs(self.insns, self.calls, funcs, blocks)
+        runs, _ = callsites.call_runs(self.insns, self.calls, funcs, blocks,
+                                      {})
         self.assertEqual(runs[('kmalloc', 'f')], 10)
         self.assertEqual(runs[('kfree', 'f')], 4)
 
@@ -54,8 +55,8 @@ class CallsitesTest(unittest.TestCase):
         # instruction after the JE, and it did not run.
         base = 0xffffffffc0000000
         funcs = {'f': base + 0x100}
-        runs = callsites.call_runs(self.insns, self.calls, funcs,
-                                   {base + 0x100: 30})
+        runs, _ = callsites.call_runs(self.insns, self.calls, funcs,
+                                      {base + 0x100: 30}, {})
         self.assertEqual(runs[('kfree', 'f')], 0)
 
     def test_callout_work_per_call(self):
