@@ -35,7 +35,7 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from insn_profile import read_blocks, read_callouts, read_marks  # noqa: E402
+from insn_profile import read_marks, read_snapshot  # noqa: E402
 
 BLOCK_END = re.compile(r'^(j|call|ret|ud2|int3)')
 # Calls the kernel turns into NOPs when it loads the module (ftrace).
@@ -136,9 +136,8 @@ def main(argv):
     gdir = os.path.join(out, guest)
     p0 = os.path.join(gdir, 'blocks-%d.txt' % begin)
     p1 = os.path.join(gdir, 'blocks-%d.txt' % end)
-    b0, b1 = read_blocks(p0), read_blocks(p1)
+    (b0, c0), (b1, c1) = read_snapshot(p0), read_snapshot(p1)
     blocks = {a: n - b0.get(a, 0) for a, n in b1.items()}
-    c0, c1 = read_callouts(p0), read_callouts(p1)
     callouts = {a: n - c0.get(a, 0) for a, n in c1.items()}
     # The module of KO's name: rpcrdma.ko, or a kernel's sunrpc.ko.
     module = os.path.basename(ko).split('.')[0]

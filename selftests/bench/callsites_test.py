@@ -76,10 +76,9 @@ class CallsitesTest(unittest.TestCase):
         with tempfile.NamedTemporaryFile('w', suffix='.txt') as f:
             f.write('ffffffffc0000100 30\ncallout ffffffffc0000100 500\n')
             f.flush()
-            self.assertEqual(callsites.read_blocks(f.name),
-                             {0xffffffffc0000100: 30})
-            self.assertEqual(callsites.read_callouts(f.name),
-                             {0xffffffffc0000100: 500})
+            self.assertEqual(callsites.read_snapshot(f.name),
+                             ({0xffffffffc0000100: 30},
+                              {0xffffffffc0000100: 500}))
 
 
 if __name__ == '__main__':

@@ -34,26 +34,23 @@ from collections import defaultdict
 MAX_FUNCTION_SIZE = 16384
 
 
-def read_blocks(path):
-    """{block address: instructions} of a profile snapshot."""
-    blocks = {}
+def read_snapshot(path):
+    """A profile snapshot's {block address: instructions} and its
+    {calling block's address: kernel instructions in its callouts}."""
+    blocks, callouts = {}, {}
     with open(path) as f:
         for line in f:
             fields = line.split()
             if len(fields) == 2:
                 blocks[int(fields[0], 16)] = int(fields[1])
-    return blocks
-
-
-def read_callouts(path):
-    """{calling block's address: kernel instructions in its callouts}."""
-    callouts = {}
-    with open(path) as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) == 3 and fields[0] == 'callout':
+            elif len(fields) == 3 and fields[0] == 'callout':
                 callouts[int(fields[1], 16)] = int(fields[2])
-    return callouts
+    return blocks, callouts
+
+
+def read_blocks(path):
+    """{block address: instructions} of a profile snapshot."""
+    return read_snapshot(path)[0]
 
 
 def read_syms(path):
