@@ -242,7 +242,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_send_sges_build);
 void rpcrdma_sendq_init(struct rpcrdma_sendq *q)
 {
 	spin_lock_init(&q->lock);
-	INIT_LIST_HEAD(&q->fifo);
+	q->head = NULL;
+	q->tail = &q->head;
 	q->batch = 0;
 	q->unsignaled = 0;
 	q->undo = 0;
@@ -255,15 +256,26 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_init);
  * @e: the entry rpcrdma_sendq_add() queued last
  *
  * A Send that was never posted cannot be retired by a completion; the
- * count of unsignaled Sends goes back to what it was before it.
+ * count of unsignaled Sends goes back to what it was before it.  An
+ * entry a drain took off already (rpcrdma_sendq_retire() with no @last)
+ * is left alone.  A failed post is rare: the FIFO is walked to unlink.
  */
 void rpcrdma_sendq_unadd(struct rpcrdma_sendq *q,
 			 struct rpcrdma_sendq_entry *e)
 {
+	struct rpcrdma_sendq_entry **link = &q->head;
+
 	lockdep_assert_held(&q->lock);
-	list_del_init(&e->node);
-	e->queued = false;
 	q->unsignaled = q->undo;
+	if (!e->queued)
+		return;
+	while (*link != e)
+		link = &(*link)->next;
+	*link = e->next;
+	if (!e->next)
+		q->tail = link;
+	e->next = NULL;
+	e->queued = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_unadd);
 
@@ -272,34 +284,38 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_unadd);
  * @q: FIFO of the Send Queue
  * @last: the Send that completed or was flushed; NULL once the queue is
  *	drained, to take every Send left
- * @done: empty list; receives the retired entries, oldest first
  *
- * The caller then releases what each entry on @done holds, outside
- * @q->lock.  It need not take the entries off @done, a list of its own
- * that it drops: the next rpcrdma_sendq_add() of an entry relinks it.
+ * The caller then releases what each entry of the chain holds, outside
+ * @q->lock, reading an entry's @next before it lets go of the entry: a
+ * released entry may be queued again at once, which rewrites @next.
  *
- * Return: false if @last was retired already (by a teardown that took
- * every Send): @done is left empty.
+ * Return: the retired entries, oldest first, linked through @next and
+ * ending in NULL; NULL if there are none, or if @last was retired
+ * already (by a teardown that took every Send).
  */
-bool rpcrdma_sendq_retire(struct rpcrdma_sendq *q,
-			  struct rpcrdma_sendq_entry *last,
-			  struct list_head *done)
+struct rpcrdma_sendq_entry *
+rpcrdma_sendq_retire(struct rpcrdma_sendq *q, struct rpcrdma_sendq_entry *last)
 {
-	struct rpcrdma_sendq_entry *e;
+	struct rpcrdma_sendq_entry *first, *e;
 
 	spin_lock(&q->lock);
 	if (last && !last->queued) {
 		spin_unlock(&q->lock);
-		return false;
+		return NULL;
 	}
-	if (last)
-		list_cut_position(done, &q->fifo, &last->node);
-	else
-		list_splice_init(&q->fifo, done);
-	list_for_each_entry(e, done, node)
+	first = q->head;
+	if (last) {
+		q->head = last->next;
+		last->next = NULL;
+	} else {
+		q->head = NULL;
+	}
+	if (!q->head)
+		q->tail = &q->head;
+	for (e = first; e; e = e->next)
 		e->queued = false;
 	spin_unlock(&q->lock);
-	return true;
+	return first;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_retire);
 
@@ -323,7 +339,7 @@ bool rpcrdma_sendq_oldest_owed(const struct rpcrdma_sendq *q,
 	const struct rpcrdma_sendq_entry *e;
 
 	lockdep_assert_held(&q->lock);
-	list_for_each_entry(e, &q->fifo, node) {
+	for (e = q->head; e; e = e->next) {
 		if (e->signaled) {
 			*posted = e->posted;
 			return true;
@@ -332,3 +348,21 @@ bool rpcrdma_sendq_oldest_owed(const struct rpcrdma_sendq *q,
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_oldest_owed);
+
+/**
+ * rpcrdma_sendq_length - how many Sends are on the FIFO
+ * @q: FIFO of the Send Queue; the caller holds @q->lock
+ *
+ * Return: the number of Sends posted and not yet retired.
+ */
+unsigned int rpcrdma_sendq_length(const struct rpcrdma_sendq *q)
+{
+	const struct rpcrdma_sendq_entry *e;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&q->lock);
+	for (e = q->head; e; e = e->next)
+		n++;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(rpcrdma_sendq_length);

@@ -59,16 +59,31 @@ static bool sendq_test_add(struct rpcrdma_sendq *q,
 	return signal;
 }
 
-/* The entries on @list as letters: 'a' for e[0], 'b' for e[1]... */
+/* The chain from @first as letters: 'a' for e[0], 'b' for e[1]... */
 static void sendq_test_order(struct rpcrdma_sendq_entry *e,
-			     struct list_head *list, char *out)
+			     const struct rpcrdma_sendq_entry *first, char *out)
 {
-	struct rpcrdma_sendq_entry *pos;
 	unsigned int n = 0;
 
-	list_for_each_entry(pos, list, node)
-		out[n++] = 'a' + (pos - e);
+	for (; first && n < SENDQ_TEST_MAX; first = first->next)
+		out[n++] = 'a' + (first - e);
 	out[n] = '\0';
+}
+
+/* The FIFO's length, and that its tail is its last entry's link. */
+static unsigned int sendq_test_length(struct kunit *test,
+				      struct rpcrdma_sendq *q)
+{
+	struct rpcrdma_sendq_entry **link = &q->head;
+	unsigned int n;
+
+	spin_lock(&q->lock);
+	n = rpcrdma_sendq_length(q);
+	while (*link)
+		link = &(*link)->next;
+	KUNIT_EXPECT_PTR_EQ(test, q->tail, link);
+	spin_unlock(&q->lock);
+	return n;
 }
 
 static void sendq_signal_case(struct kunit *test)
@@ -92,52 +107,60 @@ static void sendq_signal_case(struct kunit *test)
 	}
 	got[i] = '\0';
 	KUNIT_EXPECT_STREQ(test, got, v->expect);
-	KUNIT_EXPECT_EQ(test, list_count_nodes(&q.fifo), i);
+	KUNIT_EXPECT_EQ(test, sendq_test_length(test, &q), i);
 }
 
-/* Completions of the third and the sixth Send, a late duplicate, a drain. */
+/*
+ * Completions of the third and the sixth Send, a late duplicate, the
+ * last Send's, a drain, then the FIFO in use again.
+ */
 static void sendq_retire_case(struct kunit *test)
 {
 	struct rpcrdma_sendq_entry e[8];
 	struct rpcrdma_sendq q;
 	char got[SENDQ_TEST_MAX + 1];
 	unsigned int i;
-	LIST_HEAD(done);
 
 	rpcrdma_sendq_init(&q);
 	q.batch = 3;
 	for (i = 0; i < ARRAY_SIZE(e); i++)
 		sendq_test_add(&q, &e[i], false);
 
-	KUNIT_ASSERT_TRUE(test, rpcrdma_sendq_retire(&q, &e[2], &done));
-	sendq_test_order(e, &done, got);
+	sendq_test_order(e, rpcrdma_sendq_retire(&q, &e[2]), got);
 	KUNIT_EXPECT_STREQ(test, got, "abc");
 	for (i = 0; i < ARRAY_SIZE(e); i++)
 		KUNIT_EXPECT_EQ(test, e[i].queued, i > 2);
-	INIT_LIST_HEAD(&done);
+	KUNIT_EXPECT_EQ(test, sendq_test_length(test, &q), 5U);
 
-	KUNIT_ASSERT_TRUE(test, rpcrdma_sendq_retire(&q, &e[5], &done));
-	sendq_test_order(e, &done, got);
+	sendq_test_order(e, rpcrdma_sendq_retire(&q, &e[5]), got);
 	KUNIT_EXPECT_STREQ(test, got, "def");
-	INIT_LIST_HEAD(&done);
 
 	/* A flush of a Send retired already takes nothing. */
-	KUNIT_EXPECT_FALSE(test, rpcrdma_sendq_retire(&q, &e[4], &done));
-	KUNIT_EXPECT_TRUE(test, list_empty(&done));
-	sendq_test_order(e, &q.fifo, got);
+	KUNIT_EXPECT_NULL(test, rpcrdma_sendq_retire(&q, &e[4]));
+	sendq_test_order(e, q.head, got);
 	KUNIT_EXPECT_STREQ(test, got, "gh");
+
+	/* The last Send's completion empties it; the next add starts it. */
+	sendq_test_order(e, rpcrdma_sendq_retire(&q, &e[7]), got);
+	KUNIT_EXPECT_STREQ(test, got, "gh");
+	KUNIT_EXPECT_EQ(test, sendq_test_length(test, &q), 0U);
+	sendq_test_add(&q, &e[0], false);
+	sendq_test_add(&q, &e[1], false);
+	sendq_test_order(e, q.head, got);
+	KUNIT_EXPECT_STREQ(test, got, "ab");
 
 	/* After the drain: everything left. */
-	KUNIT_ASSERT_TRUE(test, rpcrdma_sendq_retire(&q, NULL, &done));
-	sendq_test_order(e, &done, got);
-	KUNIT_EXPECT_STREQ(test, got, "gh");
-	KUNIT_EXPECT_TRUE(test, list_empty(&q.fifo));
-	KUNIT_EXPECT_FALSE(test, e[7].queued);
-	INIT_LIST_HEAD(&done);
+	sendq_test_order(e, rpcrdma_sendq_retire(&q, NULL), got);
+	KUNIT_EXPECT_STREQ(test, got, "ab");
+	KUNIT_EXPECT_NULL(test, q.head);
+	KUNIT_EXPECT_FALSE(test, e[1].queued);
+	KUNIT_EXPECT_EQ(test, sendq_test_length(test, &q), 0U);
 
 	/* A drained queue that is drained again gives nothing. */
-	KUNIT_EXPECT_TRUE(test, rpcrdma_sendq_retire(&q, NULL, &done));
-	KUNIT_EXPECT_TRUE(test, list_empty(&done));
+	KUNIT_EXPECT_NULL(test, rpcrdma_sendq_retire(&q, NULL));
+	sendq_test_add(&q, &e[2], false);
+	sendq_test_order(e, q.head, got);
+	KUNIT_EXPECT_STREQ(test, got, "c");
 }
 
 /* A Send whose post failed: as if it had never been queued. */
@@ -173,8 +196,17 @@ static void sendq_unadd_case(struct kunit *test)
 	for (i = 2; i < 6; i++)
 		pattern[i] = sendq_test_add(&q, &e[i], false) ? 'S' : '-';
 	KUNIT_EXPECT_STREQ(test, pattern, "---S--");
-	sendq_test_order(e, &q.fifo, got);
+	sendq_test_order(e, q.head, got);
 	KUNIT_EXPECT_STREQ(test, got, "abcdef");
+	KUNIT_EXPECT_EQ(test, sendq_test_length(test, &q), 6U);
+
+	/* A drain may have taken it before its post failed: nothing to do. */
+	KUNIT_ASSERT_NOT_NULL(test, rpcrdma_sendq_retire(&q, NULL));
+	spin_lock(&q.lock);
+	rpcrdma_sendq_unadd(&q, &e[5]);
+	spin_unlock(&q.lock);
+	KUNIT_EXPECT_NULL(test, q.head);
+	KUNIT_EXPECT_EQ(test, sendq_test_length(test, &q), 0U);
 }
 
 /*
@@ -187,7 +219,6 @@ static void sendq_oldest_owed_case(struct kunit *test)
 	struct rpcrdma_sendq_entry e[5] = {};
 	struct rpcrdma_sendq q;
 	unsigned long posted = 0;
-	LIST_HEAD(done);
 	bool owed;
 	int i;
 
@@ -211,7 +242,7 @@ static void sendq_oldest_owed_case(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, owed);
 	KUNIT_EXPECT_EQ(test, posted, 12345UL);
 
-	KUNIT_ASSERT_TRUE(test, rpcrdma_sendq_retire(&q, &e[3], &done));
+	KUNIT_ASSERT_NOT_NULL(test, rpcrdma_sendq_retire(&q, &e[3]));
 	spin_lock(&q.lock);
 	KUNIT_EXPECT_FALSE(test, rpcrdma_sendq_oldest_owed(&q, &posted));
 	spin_unlock(&q.lock);

@@ -247,12 +247,13 @@ static void srdma_sendq_retire(struct srdma_xprt *sx, struct srdma_send *last)
 	struct rpcrdma_sendq_entry *e, *next;
 	struct srdma_send *sc;
 	unsigned int nr_wrs = 0;
-	LIST_HEAD(done);
 
-	if (!rpcrdma_sendq_retire(&sx->sendq, last ? &last->sqe : NULL,
-				  &done))
+	e = rpcrdma_sendq_retire(&sx->sendq, last ? &last->sqe : NULL);
+	/* @last was retired already, by a drain that did all this. */
+	if (!e && last)
 		return;
-	list_for_each_entry_safe(e, next, &done, node) {
+	for (; e; e = next) {
+		next = e->next;
 		sc = container_of(e, struct srdma_send, sqe);
 		nr_wrs += sc->nr_wrs;
 		srdma_send_put(sc);

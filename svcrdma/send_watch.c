@@ -91,7 +91,7 @@ VISIBLE_IF_KUNIT unsigned long srdma_send_watch_check(struct srdma_xprt *sx,
 		left = srdma_send_watch_left(posted, progress, now,
 					     sx->send_timeout);
 		if (!left)
-			sends = list_count_nodes(&sx->sendq.fifo);
+			sends = rpcrdma_sendq_length(&sx->sendq);
 	} else {
 		sx->send_watching = false;
 	}

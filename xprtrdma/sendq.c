@@ -87,12 +87,10 @@ EXPORT_SYMBOL_IF_KUNIT(xrdma_send_wait);
 static void xrdma_sendq_retire(struct xrdma_ep *ep, struct xrdma_req *last)
 {
 	struct rpcrdma_sendq_entry *e, *next;
-	LIST_HEAD(done);
 
-	if (!rpcrdma_sendq_retire(&ep->sendq, last ? &last->send_entry : NULL,
-				  &done))
-		return;
-	list_for_each_entry_safe(e, next, &done, node) {
+	e = rpcrdma_sendq_retire(&ep->sendq, last ? &last->send_entry : NULL);
+	for (; e; e = next) {
+		next = e->next;
 		xrdma_send_retire_one(container_of(e, struct xrdma_req,
 						   send_entry));
 	}

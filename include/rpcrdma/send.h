@@ -310,14 +310,14 @@ static inline void rpcrdma_send_sges_unmap(struct rpcrdma_send_sges *ss)
 
 /**
  * struct rpcrdma_sendq_entry - a posted Send, until a completion retires it
- * @node: entry in rpcrdma_sendq::fifo, then in the list that
- *	rpcrdma_sendq_retire() fills
+ * @next: the Send posted after it on the FIFO, then in the chain that
+ *	rpcrdma_sendq_retire() returns; NULL for the last
  * @posted: when it was posted (jiffies), if @signaled
  * @queued: on the FIFO: posted and not yet retired
  * @signaled: posted asking for a completion of its own
  */
 struct rpcrdma_sendq_entry {
-	struct list_head node;
+	struct rpcrdma_sendq_entry *next;
 	unsigned long posted;
 	bool queued;
 	bool signaled;
@@ -325,9 +325,12 @@ struct rpcrdma_sendq_entry {
 
 /**
  * struct rpcrdma_sendq - the Sends of a Send Queue not yet known complete
- * @lock: keeps @fifo in posting order; protects @fifo, @unsignaled,
- *	@undo and the @queued, @signaled and @posted fields of every entry
- * @fifo: Sends posted and not yet retired, oldest first
+ * @lock: keeps the FIFO in posting order; protects @head, @tail,
+ *	@unsignaled, @undo and every entry's fields while it is queued
+ * @head: the oldest Send posted and not yet retired, first of the FIFO
+ *	(singly linked through each entry's @next); NULL when empty
+ * @tail: where the next Send is linked: the last entry's @next, or
+ *	@head when the FIFO is empty
  * @batch: one Send in this many is signaled (0 or 1: every one)
  * @unsignaled: Sends posted unsignaled since the last signaled one
  * @undo: @unsignaled before the last rpcrdma_sendq_add()
@@ -335,11 +338,15 @@ struct rpcrdma_sendq_entry {
  * Work Requests on a Send Queue complete in the order they were posted,
  * so the completion of a signaled Send, or the flush of any Send, tells
  * that every Send posted before it is done as well.  Each role embeds
- * one per connection and an entry in each of its Send contexts.
+ * one per connection and an entry in each of its Send contexts.  The
+ * FIFO is singly linked: adding to its end and cutting its front are
+ * all a Send needs, and take no call (a list_head's checks are calls
+ * into the kernel where it is built with CONFIG_DEBUG_LIST).
  */
 struct rpcrdma_sendq {
-	spinlock_t lock;	/* posting order of @fifo */
-	struct list_head fifo;
+	spinlock_t lock;	/* posting order of the FIFO */
+	struct rpcrdma_sendq_entry *head;
+	struct rpcrdma_sendq_entry **tail;
 	unsigned int batch;
 	unsigned int unsignaled;
 	unsigned int undo;
@@ -377,7 +384,9 @@ static inline bool rpcrdma_sendq_add(struct rpcrdma_sendq *q,
 {
 	lockdep_assert_held(&q->lock);
 	q->undo = q->unsignaled;
-	list_add_tail(&e->node, &q->fifo);
+	e->next = NULL;
+	*q->tail = e;
+	q->tail = &e->next;
 	e->queued = true;
 	e->signaled = rpcrdma_send_signal(q, must_signal);
 	if (e->signaled)
@@ -387,10 +396,10 @@ static inline bool rpcrdma_sendq_add(struct rpcrdma_sendq *q,
 
 void rpcrdma_sendq_unadd(struct rpcrdma_sendq *q,
 			 struct rpcrdma_sendq_entry *e);
-bool rpcrdma_sendq_retire(struct rpcrdma_sendq *q,
-			  struct rpcrdma_sendq_entry *last,
-			  struct list_head *done);
+struct rpcrdma_sendq_entry *
+rpcrdma_sendq_retire(struct rpcrdma_sendq *q, struct rpcrdma_sendq_entry *last);
 bool rpcrdma_sendq_oldest_owed(const struct rpcrdma_sendq *q,
 			       unsigned long *posted);
+unsigned int rpcrdma_sendq_length(const struct rpcrdma_sendq *q);
 
 #endif /* _RPCRDMA_SEND_H */
