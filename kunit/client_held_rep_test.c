@@ -86,7 +86,6 @@ static struct chr *chr_setup(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, t->rx);
 	spin_lock_init(&t->rx->xprt.transport_lock);
 	spin_lock_init(&t->rx->free_lock);
-	INIT_LIST_HEAD(&t->rx->free_reqs);
 	/* No DMA device: soft-RoCE's kind, whose unmap does nothing. */
 	device = kunit_kzalloc(test, sizeof(*device), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, device);

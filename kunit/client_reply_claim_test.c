@@ -92,14 +92,12 @@ static void crc_setup(struct kunit *test, struct crc *t)
 	t->rx->xprt.recv_queue = RB_ROOT;
 	rpc_init_priority_wait_queue(&t->rx->xprt.backlog, "crc backlog");
 	spin_lock_init(&t->rx->free_lock);
-	INIT_LIST_HEAD(&t->rx->free_reqs);
 	KUNIT_ASSERT_EQ(test, xrdma_reqs_create(t->rx, 1), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, crc_destroy,
 							t->rx), 0);
 	/* xrdma_alloc_slot() takes it off the free list for a task. */
-	t->req = list_first_entry(&t->rx->free_reqs, struct xrdma_req,
-				  free_node);
-	list_del(&t->req->free_node);
+	t->req = xrdma_free_pop(&t->rx->free_reqs);
+	KUNIT_ASSERT_PTR_EQ(test, t->req, &t->rx->reqs[0]);
 	crc_enqueue(t);
 }
 
@@ -110,8 +108,7 @@ static void crc_release(struct kunit *test, struct crc *t)
 {
 	rb_erase(&t->req->rqst.rq_recv, &t->rx->xprt.recv_queue);
 	xrdma_req_put(t->req);
-	KUNIT_ASSERT_FALSE(test, list_empty(&t->rx->free_reqs));
-	list_del(&t->req->free_node);
+	KUNIT_ASSERT_PTR_EQ(test, xrdma_free_pop(&t->rx->free_reqs), t->req);
 	crc_enqueue(t);
 }
 

@@ -74,7 +74,6 @@ static void rpc_buf_case(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, task);
 	init_rwsem(&rx->ep_rwsem);
 	spin_lock_init(&rx->free_lock);
-	INIT_LIST_HEAD(&rx->free_reqs);
 	KUNIT_ASSERT_EQ(test, xrdma_reqs_create(rx, 1), 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rbt_destroy,
 							rx), 0);

@@ -28,10 +28,8 @@ static struct xrdma_req *xrdma_bc_req_get(struct xrdma_xprt *rx)
 	int id;
 
 	spin_lock(&rx->free_lock);
-	req = list_first_entry_or_null(&rx->bc_free, struct xrdma_req,
-				       free_node);
+	req = xrdma_free_pop(&rx->bc_free);
 	if (req) {
-		list_del(&req->free_node);
 		spin_unlock(&rx->free_lock);
 		return req;
 	}
@@ -175,7 +173,7 @@ void xrdma_bc_req_free(struct xrdma_req *req)
 	struct xrdma_xprt *rx = req->rx;
 
 	spin_lock(&rx->free_lock);
-	list_add(&req->free_node, &rx->bc_free);
+	xrdma_free_push(&rx->bc_free, req);
 	spin_unlock(&rx->free_lock);
 }
 
@@ -254,9 +252,7 @@ void xrdma_bc_destroy_all(struct xrdma_xprt *rx)
 	struct xrdma_req *req;
 
 	spin_lock(&rx->free_lock);
-	while ((req = list_first_entry_or_null(&rx->bc_free, struct xrdma_req,
-					       free_node))) {
-		list_del(&req->free_node);
+	while ((req = xrdma_free_pop(&rx->bc_free))) {
 		rx->bc_count--;
 		spin_unlock(&rx->free_lock);
 		xrdma_bc_req_destroy(req);

@@ -361,7 +361,8 @@ struct xrdma_ep {
  * struct xrdma_req - one RPC slot and everything its transmission uses
  * @rqst: the RPC layer's request (first: see xrdma_rqst_to_req())
  * @rx: owning transport
- * @free_node: entry in the transport's free list
+ * @free_next: the next idle slot on the transport's free stack
+ *	(xrdma_free_push())
  * @ref: slot reference plus one for a Send not yet known complete
  * @done: count of events still needed to complete the reply: the reply
  *	with its invalidation, and the Send's completion if @send_waits
@@ -421,7 +422,7 @@ struct xrdma_ep {
 struct xrdma_req {
 	struct rpc_rqst rqst;
 	struct xrdma_xprt *rx;
-	struct list_head free_node;
+	struct xrdma_req *free_next;
 	struct kref ref;
 	atomic_t done;
 
@@ -474,8 +475,8 @@ struct xrdma_req {
  * @reqs: all request slots
  * @nr_reqs: entries in @reqs
  * @free_lock: protects @free_reqs and the backlog hand-off
- * @free_reqs: slots not in use
- * @bc_free: idle backchannel requests (under @free_lock)
+ * @free_reqs: slots not in use, a stack (xrdma_free_push())
+ * @bc_free: idle backchannel requests, a stack (under @free_lock)
  * @bc_count: backchannel requests in existence (under @free_lock)
  * @inline_read: our Receive size, from sysctl at setup
  * @inline_write: our Send size, from sysctl at setup
@@ -512,8 +513,8 @@ struct xrdma_xprt {
 	struct xrdma_req *reqs;
 	unsigned int nr_reqs;
 	spinlock_t free_lock;		/* @free_reqs, @bc_free, backlog */
-	struct list_head free_reqs;
-	struct list_head bc_free;
+	struct xrdma_req *free_reqs;
+	struct xrdma_req *bc_free;
 	unsigned int bc_count;
 
 	unsigned int inline_read;
@@ -532,6 +533,28 @@ struct xrdma_xprt {
 	struct ratelimit_state connect_ratelimit;
 	struct rpcrdma_conn conn;
 };
+
+/*
+ * Idle slots wait on a stack, linked through each one's @free_next and
+ * kept under @free_lock: taking one and giving it back are a load and
+ * a store, where a list_head's checks would be calls into the kernel
+ * (CONFIG_DEBUG_LIST).  The last slot given back is the next taken.
+ */
+static inline void xrdma_free_push(struct xrdma_req **top,
+				   struct xrdma_req *req)
+{
+	req->free_next = *top;
+	*top = req;
+}
+
+static inline struct xrdma_req *xrdma_free_pop(struct xrdma_req **top)
+{
+	struct xrdma_req *req = *top;
+
+	if (req)
+		*top = req->free_next;
+	return req;
+}
 
 static inline struct xrdma_xprt *xrdma_xprt(struct rpc_xprt *xprt)
 {

@@ -67,7 +67,7 @@ void xrdma_req_release(struct kref *ref)
 	/* Hand the slot straight to a waiting task, if there is one. */
 	if (!xrdma_wake_up_backlog(&rx->xprt, &req->rqst)) {
 		memset(&req->rqst, 0, sizeof(req->rqst));
-		list_add(&req->free_node, &rx->free_reqs);
+		xrdma_free_push(&rx->free_reqs, req);
 	}
 	spin_unlock(&rx->free_lock);
 }
@@ -79,10 +79,8 @@ static void xrdma_alloc_slot(struct rpc_xprt *xprt, struct rpc_task *task)
 	struct xrdma_req *req;
 
 	spin_lock(&rx->free_lock);
-	req = list_first_entry_or_null(&rx->free_reqs, struct xrdma_req,
-				       free_node);
+	req = xrdma_free_pop(&rx->free_reqs);
 	if (req) {
-		list_del(&req->free_node);
 		spin_unlock(&rx->free_lock);
 		task->tk_rqstp = &req->rqst;
 		task->tk_status = 0;
@@ -223,7 +221,8 @@ VISIBLE_IF_KUNIT int xrdma_reqs_create(struct xrdma_xprt *rx,
 	if (!rx->reqs)
 		return -ENOMEM;
 	rx->nr_reqs = count;
-	for (i = 0; i < count; i++) {
+	/* The last pushed is taken first: slot 0, then 1... */
+	for (i = count; i-- > 0;) {
 		struct xrdma_req *req = &rx->reqs[i];
 
 		req->rx = rx;
@@ -236,7 +235,7 @@ VISIBLE_IF_KUNIT int xrdma_reqs_create(struct xrdma_xprt *rx,
 		init_completion(&req->inv_sync);
 		req->reply_claimed = true;
 		/* @hdr_buf comes with each connection (xrdma_hdrs_map()). */
-		list_add_tail(&req->free_node, &rx->free_reqs);
+		xrdma_free_push(&rx->free_reqs, req);
 	}
 	return 0;
 }
@@ -710,8 +709,8 @@ static struct rpc_xprt *xrdma_setup(struct xprt_create *args)
 	xrdma_xprt_lock_init(rx);
 	init_rwsem(&rx->ep_rwsem);
 	spin_lock_init(&rx->free_lock);
-	INIT_LIST_HEAD(&rx->free_reqs);
-	INIT_LIST_HEAD(&rx->bc_free);
+	rx->free_reqs = NULL;
+	rx->bc_free = NULL;
 	INIT_DELAYED_WORK(&rx->connect_worker, xrdma_connect_worker);
 	/* One line per failed attempt, unless they come faster than this. */
 	ratelimit_state_init(&rx->connect_ratelimit, 5 * HZ, 5);
