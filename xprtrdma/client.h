@@ -713,7 +713,22 @@ int xrdma_encode_header(struct xrdma_req *req, u32 credits, u32 proc);
 int xrdma_post_send(struct xrdma_req *req, struct xrdma_ep *ep);
 void xrdma_req_send_init(struct xrdma_req *req, u32 id);
 void xrdma_send_done(struct ib_cq *cq, struct ib_wc *wc);
-void xrdma_send_wait(struct xrdma_req *req);
+void xrdma_send_wait_retire(struct xrdma_req *req);
+
+/**
+ * xrdma_send_wait - wait until the device no longer reads what @req's Send maps
+ * @req: slot of an RPC being released (->buf_free), reply or not
+ *
+ * Inline, as nearly every RPC has nothing to wait for: the wait itself
+ * is xrdma_send_wait_retire(), which says why it is needed.
+ */
+static inline void xrdma_send_wait(struct xrdma_req *req)
+{
+	/* Pairs with xrdma_send_mark_retired(), which unmapped first. */
+	if (likely(!smp_load_acquire(&req->send_unretired)))
+		return;
+	xrdma_send_wait_retire(req);
+}
 
 /**
  * xrdma_send_must_wait - must the RPC of @req wait for its Send to retire?

@@ -59,13 +59,15 @@ static void xrdma_send_retire_one(struct xrdma_req *req)
 /* Is the last Send of @req that maps memory retired? */
 static bool xrdma_send_retired(struct xrdma_req *req)
 {
-	/* Pairs with the release in xrdma_send_retire_one(), after the unmap. */
+	/* Pairs with xrdma_send_mark_retired(), which unmapped first. */
 	return !smp_load_acquire(&req->send_unretired);
 }
 
 /**
- * xrdma_send_wait - wait until the device no longer reads what @req's Send maps
- * @req: slot of an RPC being released (->buf_free), reply or not
+ * xrdma_send_wait_retire - wait for the retirement of @req's Send
+ * @req: slot of an RPC being released (->buf_free), reply or not, whose
+ *	Send maps memory of the upper layer and was not retired when
+ *	xrdma_send_wait() looked
  *
  * An RPC that ends before its reply (a killed task, a soft timeout)
  * would otherwise let the upper layer free pages and buffers that its
@@ -74,14 +76,12 @@ static bool xrdma_send_retired(struct xrdma_req *req)
  * signaled, so its completion, or the flush when the connection goes,
  * retires it.  An RPC that had its reply has nothing to wait for.
  */
-void xrdma_send_wait(struct xrdma_req *req)
+void xrdma_send_wait_retire(struct xrdma_req *req)
 {
-	if (likely(xrdma_send_retired(req)))
-		return;
 	trace_xprtrdma_send_wait(&req->rqst);
 	wait_var_event(&req->send_unretired, xrdma_send_retired(req));
 }
-EXPORT_SYMBOL_IF_KUNIT(xrdma_send_wait);
+EXPORT_SYMBOL_IF_KUNIT(xrdma_send_wait_retire);
 
 /* Retire the Sends posted up to and including @last (all if NULL). */
 static void xrdma_sendq_retire(struct xrdma_ep *ep, struct xrdma_req *last)
