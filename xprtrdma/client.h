@@ -794,6 +794,9 @@ void xrdma_send_mark_retired(struct xrdma_req *req);
 struct xrdma_mr *xrdma_mr_maps_for_device(const struct xrdma_req *req,
 					  const struct page *page,
 					  unsigned int off, unsigned int len);
+int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages, void *kaddr,
+		     unsigned int *base, unsigned int *len, unsigned int want,
+		     bool writing);
 #endif
 
 #endif /* _XPRTRDMA_CLIENT_H */

@@ -274,6 +274,7 @@ VISIBLE_IF_KUNIT struct xrdma_mr *
 xrdma_mr_maps_for_device(const struct xrdma_req *req, const struct page *page,
 			 unsigned int off, unsigned int len)
 {
+	phys_addr_t start = page_to_phys(page) + off, end = start + len;
 	struct scatterlist *sg;
 	unsigned int i;
 	int j;
@@ -283,9 +284,10 @@ xrdma_mr_maps_for_device(const struct xrdma_req *req, const struct page *page,
 
 		if (mr->dir != DMA_FROM_DEVICE || mr->cpu_owns)
 			continue;
+		/* An entry may span pages (xrdma_mr_fill_sg()). */
 		for_each_sg(mr->sg, sg, mr->nents, j)
-			if (sg_page(sg) == page && off < sg->offset + sg->length &&
-			    sg->offset < off + len)
+			if (start < sg_phys(sg) + sg->length &&
+			    sg_phys(sg) < end)
 				return mr;
 	}
 	return NULL;
@@ -451,20 +453,45 @@ static unsigned int xrdma_run_pages(void *kaddr, unsigned int base,
 	return min_t(unsigned int, depth, DIV_ROUND_UP(off + len, PAGE_SIZE));
 }
 
-/*
- * Describe in @mr's scatterlist up to @want pages of a part: @*len bytes
- * from byte @*base of its page vector @pages, or of its kernel memory
- * @kaddr; both advance.  A hole in the page vector of a buffer the
- * server writes gets a new page.  The table is not cleared first: the
- * entries filled are the ones mapped, by count (xrdma_mr_map()).
+/**
+ * xrdma_mr_fill_sg - describe the next MR's share of a part in its scatterlist
+ * @mr: the MR, whose table has at least @want entries
+ * @pages: the part's page vector, or NULL for kernel memory at @kaddr
+ * @kaddr: the part's kernel memory, if @pages is NULL
+ * @base: IN/OUT: the part's next byte in @pages or at @kaddr
+ * @len: IN/OUT: the part's bytes left, not zero
+ * @want: pages the MR is to cover (xrdma_run_pages())
+ * @writing: the server will write the memory
+ *
+ * Up to @want pages' worth of bytes are described; @base and @len
+ * advance past them.  Memory in the direct map is physically contiguous
+ * and takes one entry however many pages it spans, which the DMA API
+ * and ib_map_mr_sg() split into pages as they need; a page vector, and
+ * vmalloc memory, take one entry per page.  A hole in the page vector
+ * of a buffer the server writes gets a new page.  The table is not
+ * cleared first: the entries filled are the ones mapped, by count
+ * (xrdma_mr_map()).
+ *
  * Return: entries filled, or -errno.
  */
-static int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages,
-			    void *kaddr, unsigned int *base, unsigned int *len,
-			    unsigned int want, bool writing)
+VISIBLE_IF_KUNIT int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages,
+				      void *kaddr, unsigned int *base,
+				      unsigned int *len, unsigned int want,
+				      bool writing)
 {
 	unsigned int nsg = 0;
 
+	if (!pages && !is_vmalloc_addr(kaddr)) {
+		void *p = kaddr + *base;
+		unsigned int off = offset_in_page(p);
+		unsigned int chunk = min_t(unsigned int, *len,
+					   want * PAGE_SIZE - off);
+
+		sg_set_page(&mr->sg[0], virt_to_page(p), chunk, off);
+		*base += chunk;
+		*len -= chunk;
+		return 1;
+	}
 	while (*len && nsg < want) {
 		unsigned int off, chunk;
 		struct page *page;
@@ -482,7 +509,7 @@ static int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages,
 			page = *pp;
 			off = offset_in_page(*base);
 		} else {
-			page = rpcrdma_kaddr_page(kaddr + *base);
+			page = vmalloc_to_page(kaddr + *base);
 			off = offset_in_page(kaddr + *base);
 		}
 		chunk = min_t(unsigned int, *len, PAGE_SIZE - off);
@@ -492,6 +519,7 @@ static int xrdma_mr_fill_sg(struct xrdma_mr *mr, struct page **pages,
 	}
 	return nsg;
 }
+EXPORT_SYMBOL_IF_KUNIT(xrdma_mr_fill_sg);
 
 /*
  * Map @mr's @nsg entries and prepare its FastReg WR with a new rkey;
