@@ -88,12 +88,11 @@ def call_block(insns, fn, off, base, blocks):
     lst = insns[fn]
     idx = [o for o, _ in lst].index(off)
     j = idx
-    while j > 0:
-        if base + lst[j][0] in blocks:
-            break
-        if j != idx and BLOCK_END.match(lst[j][1]):
-            j += 1
-            break
+    # Back to a profiled block's start, or to the instruction after the
+    # one that ends the block before: a block that ran there (a JMP's)
+    # is not the call's.
+    while j > 0 and base + lst[j][0] not in blocks and \
+            not BLOCK_END.match(lst[j - 1][1]):
         j -= 1
     return base + lst[j][0], idx - j + 1
 

@@ -26,6 +26,21 @@ DISASSEMBLY = """
 			11b: R_X86_64_PLT32	__x86_return_thunk-0x4
 """
 
+# A bounds check's report call after a function's return: the JMP to
+# the return thunk ends a block that runs; the report's block never does.
+DISASSEMBLY_TAIL = """
+0000000000000200 <g>:
+ 200:	cmp    $0x8,%rsi
+ 204:	jae    209 <g+0x9>
+ 206:	mov    %rax,(%rdi)
+ 209:	jmp    20e <g+0xe>
+			20a: R_X86_64_PLT32	__x86_return_thunk-0x4
+ 20e:	mov    %rsi,%rdi
+ 211:	call   216 <g+0x16>
+			212: R_X86_64_PLT32	__ubsan_handle_out_of_bounds-0x4
+ 216:	jmp    206 <g+0x6>
+"""
+
 
 class CallsitesTest(unittest.TestCase):
     def setUp(self):
@@ -58,6 +73,16 @@ class CallsitesTest(unittest.TestCase):
         runs, _ = callsites.call_runs(self.insns, self.calls, funcs,
                                       {base + 0x100: 30}, {})
         self.assertEqual(runs[('kfree', 'f')], 0)
+
+    def test_block_ends_before_an_executed_jump(self):
+        # The call's block starts after the JMP: that the JMP's block ran
+        # says nothing of it.
+        insns, calls = callsites.parse_disassembly(DISASSEMBLY_TAIL)
+        base = 0xffffffffc0000000
+        blocks = {base + 0x200: 20, base + 0x209: 10}
+        runs, _ = callsites.call_runs(insns, calls, {'g': base + 0x200},
+                                      blocks, {})
+        self.assertEqual(runs[('__ubsan_handle_out_of_bounds', 'g')], 0)
 
     def test_callout_work_per_call(self):
         # The kmalloc call's block opened callouts of 500 instructions;
