@@ -125,6 +125,14 @@ static void msg_pages_hole(struct kunit *test)
 	__free_page(pages[0]);
 }
 
+/* The MR of @req the placement check finds over @len bytes at @p. */
+static struct xrdma_mr *msg_maps(struct xrdma_req *req, void *p,
+				 unsigned int len)
+{
+	return xrdma_mr_maps_for_device(req, virt_to_page(p),
+					offset_in_page(p), len);
+}
+
 /* The placement check sees every page of an entry that spans three. */
 static void msg_check_spans_pages(struct kunit *test)
 {
@@ -143,21 +151,18 @@ static void msg_check_spans_pages(struct kunit *test)
 	mr->dir = DMA_FROM_DEVICE;
 	req->mrs[req->nr_mrs++] = mr;
 
-	KUNIT_EXPECT_PTR_EQ(test, xrdma_mr_maps_for_device(req,
-			    virt_to_page(kaddr + 2 * PAGE_SIZE), 0, 16), mr);
-	KUNIT_EXPECT_PTR_EQ(test, xrdma_mr_maps_for_device(req,
-			    virt_to_page(kaddr + PAGE_SIZE), 2000, 16), mr);
-	KUNIT_EXPECT_PTR_EQ(test, xrdma_mr_maps_for_device(req,
-			    virt_to_page(kaddr), 90, 16), mr);
+	KUNIT_EXPECT_PTR_EQ(test, msg_maps(req, kaddr + 2 * PAGE_SIZE, 16),
+			    mr);
+	KUNIT_EXPECT_PTR_EQ(test, msg_maps(req, kaddr + PAGE_SIZE + 2000, 16),
+			    mr);
+	KUNIT_EXPECT_PTR_EQ(test, msg_maps(req, kaddr + 90, 16), mr);
 	/* The bytes on either side of it are not mapped. */
-	KUNIT_EXPECT_NULL(test, xrdma_mr_maps_for_device(req,
-			  virt_to_page(kaddr), 0, 100));
-	KUNIT_EXPECT_NULL(test, xrdma_mr_maps_for_device(req,
-			  virt_to_page(kaddr + 2 * PAGE_SIZE), 100, 16));
+	KUNIT_EXPECT_NULL(test, msg_maps(req, kaddr, 100));
+	KUNIT_EXPECT_NULL(test, msg_maps(req, kaddr + 2 * PAGE_SIZE + 100,
+					 16));
 	/* Nor any once the CPU owns the MR. */
 	mr->cpu_owns = true;
-	KUNIT_EXPECT_NULL(test, xrdma_mr_maps_for_device(req,
-			  virt_to_page(kaddr + PAGE_SIZE), 0, 16));
+	KUNIT_EXPECT_NULL(test, msg_maps(req, kaddr + PAGE_SIZE, 16));
 }
 
 static struct kunit_case rpcrdma_client_mr_sg_cases[] = {
