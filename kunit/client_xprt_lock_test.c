@@ -10,7 +10,9 @@
  * A task "on the queue" is counted in its length only: sunrpc's search
  * then finds the lists empty, wakes nobody and does the rest, as ours
  * must then too.  And a release that leaves the lock clear wakes a task
- * that waits on the lock bit itself, as sunrpc's sysfs writes do.
+ * that waits on the lock bit itself, as sunrpc's sysfs writes do, and so
+ * does the release by a task that does not hold the lock, when sunrpc
+ * has cleared it without a wake-up.
  */
 #include <kunit/test.h>
 #include <linux/kthread.h>
@@ -200,6 +202,46 @@ static void release_xprt_wakes_case(struct kunit *test)
 	xl_twin_fini(&theirs);
 }
 
+/*
+ * sunrpc clears the lock bit without a wake-up where the task that took
+ * it cannot use it (xprt_reserve_xprt_cong() with the window full), so
+ * a task on the bit sleeps on a clear bit until a release looks.  The
+ * release by a task that does not hold the lock, which xprt_release()
+ * makes for every RPC, has nothing to give back but still looks.
+ */
+static void release_xprt_late_wake_case(struct kunit *test)
+{
+	const struct xl_vec *v = &xl_vecs[1];	/* locked, not by ours */
+	struct xl_bit_waiter *w;
+	struct task_struct *k;
+	struct xl_twin ours;
+
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	xl_twin_init(test, &ours, v);
+	KUNIT_ASSERT_NE(test, ours.xprt->snd_task, ours.task);
+	w->xprt = ours.xprt;
+	init_completion(&w->locked);
+	k = kthread_run(xl_bit_waiter_fn, w, "kunit_xl_bit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&w->locked,
+							     HZ / 10));
+	/* As xprt_clear_locked() does: no wake-up. */
+	clear_bit_unlock(XPRT_LOCKED, &ours.xprt->state);
+	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&w->locked,
+							     HZ / 10));
+
+	spin_lock(&ours.xprt->transport_lock);
+	xrdma_release_xprt(ours.xprt, ours.task);
+	spin_unlock(&ours.xprt->transport_lock);
+	if (!wait_for_completion_timeout(&w->locked, 2 * HZ)) {
+		KUNIT_FAIL(test, "the lock is free and its waiter sleeps on");
+		clear_and_wake_up_bit(XPRT_LOCKED, &ours.xprt->state);
+		wait_for_completion(&w->locked);
+	}
+	xl_twin_fini(&ours);
+}
+
 /* The congestion slot, given back when the RPC is done. */
 static void release_request_case(struct kunit *test)
 {
@@ -223,6 +265,7 @@ static void release_request_case(struct kunit *test)
 static struct kunit_case rpcrdma_client_xprt_lock_cases[] = {
 	KUNIT_CASE_PARAM(release_xprt_case, xl_gen_params),
 	KUNIT_CASE_PARAM(release_xprt_wakes_case, xl_gen_params),
+	KUNIT_CASE(release_xprt_late_wake_case),
 	KUNIT_CASE_PARAM(release_request_case, xl_gen_params),
 	{}
 };

@@ -150,23 +150,29 @@ static inline void xrdma_wake_lock_waiters(struct xrdma_xprt *rx)
  * with wait_on_bit_lock(), which sunrpc wakes only from connect and
  * autoclose, so on a busy transport such a write could sleep for good.
  * The wake-up looks at the bit's wait queue, found at setup; it is
- * empty unless such a writer waits.
+ * empty unless such a writer waits.  A task that does not hold the lock
+ * (xprt_release() calls this for every RPC, long after its transmit let
+ * go of it) has nothing to release: sunrpc's method would do nothing
+ * but trace that, so it is not called, and only the look for sleepers
+ * on a clear bit is left.
  */
 VISIBLE_IF_KUNIT void xrdma_release_xprt(struct rpc_xprt *xprt,
 					 struct rpc_task *task)
 {
 	struct xrdma_xprt *rx = xrdma_xprt(xprt);
 
-	if (xprt->snd_task == task && xrdma_nobody_sending(xprt) &&
-	    !test_bit(XPRT_CLOSE_WAIT, &xprt->state)) {
-		xprt->snd_task = NULL;
-		clear_bit_unlock(XPRT_LOCKED, &xprt->state);
-		/* Orders the clear before the wait queue is looked at. */
-		smp_mb__after_atomic();
-		xrdma_wake_lock_waiters(rx);
-		return;
+	if (xprt->snd_task == task) {
+		if (xrdma_nobody_sending(xprt) &&
+		    !test_bit(XPRT_CLOSE_WAIT, &xprt->state)) {
+			xprt->snd_task = NULL;
+			clear_bit_unlock(XPRT_LOCKED, &xprt->state);
+			/* Orders the clear before the wait queue is looked at. */
+			smp_mb__after_atomic();
+			xrdma_wake_lock_waiters(rx);
+			return;
+		}
+		xprt_release_xprt_cong(xprt, task);
 	}
-	xprt_release_xprt_cong(xprt, task);
 	if (!test_bit(XPRT_LOCKED, &xprt->state)) {
 		/* Orders sunrpc's clear before the wait queue is looked at. */
 		smp_mb();
