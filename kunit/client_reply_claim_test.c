@@ -12,6 +12,11 @@
  *
  * Each vector is a sequence of events on one slot, and the outcome the
  * slot must give each reply in it.
+ *
+ * And which claimed replies complete their RPC under the lock that
+ * claimed them (xrdma_reply_at_once()): only one with nothing left to
+ * wait for or to do outside it, no MR, no chunk, a Send that is not
+ * waited for, an inline part that fits the head, an unchanged grant.
  */
 #include <kunit/test.h>
 #include <linux/rbtree.h>
@@ -175,8 +180,56 @@ static void reply_claim_case(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, seen, v->outcomes);
 }
 
+struct cra_vec {
+	const char *name;
+	unsigned int nr_mrs;
+	int done;		/* events still awaited, the reply's included */
+	u32 reply_len;		/* a Long Reply's length in its Reply chunk */
+	unsigned int nr_write_chunks;
+	unsigned int inline_len;	/* the head holds 200 bytes */
+	bool grant_same;
+	bool at_once;
+};
+
+static const struct cra_vec cra_vecs[] = {
+	{ "inline reply, nothing else awaited",	0, 1, 0,    0, 120, true,  true },
+	{ "fills the head exactly",		0, 1, 0,    0, 200, true,  true },
+	{ "longer than the head",		0, 1, 0,    0, 201, true,  false },
+	{ "grant changes the window",		0, 1, 0,    0, 120, false, false },
+	{ "MRs to invalidate",			1, 1, 0,    0, 120, true,  false },
+	{ "its Send still awaited",		0, 2, 0,    0, 120, true,  false },
+	{ "a Long Reply",			0, 1, 4000, 0, 0,   true,  false },
+	{ "a Write chunk returned",		0, 1, 0,    1, 120, true,  false },
+};
+
+static void cra_desc(const struct cra_vec *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cra, cra_vecs, cra_desc);
+
+static void reply_at_once_case(struct kunit *test)
+{
+	const struct cra_vec *v = test->param_value;
+	struct rpcrdma_reply_match m = {
+		.reply_len = v->reply_len,
+		.nr_write_chunks = v->nr_write_chunks,
+	};
+	struct xrdma_req *req;
+
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	req->nr_mrs = v->nr_mrs;
+	atomic_set(&req->done, v->done);
+	req->rqst.rq_private_buf.head[0].iov_len = 200;
+	KUNIT_EXPECT_EQ(test, xrdma_reply_at_once(req, &m, v->inline_len,
+						  v->grant_same), v->at_once);
+}
+
 static struct kunit_case rpcrdma_client_reply_claim_cases[] = {
 	KUNIT_CASE_PARAM(reply_claim_case, crc_gen_params),
+	KUNIT_CASE_PARAM(reply_at_once_case, cra_gen_params),
 	{}
 };
 

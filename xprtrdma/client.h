@@ -780,6 +780,9 @@ int xrdma_reply_outcome(struct xrdma_req *req, struct rpcrdma_hdr *hdr,
 int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid, const __be32 *msg,
 		      size_t nwords, struct rpcrdma_reply_match *m,
 		      struct xrdma_req **reqp);
+bool xrdma_reply_at_once(const struct xrdma_req *req,
+			 const struct rpcrdma_reply_match *m,
+			 unsigned int inline_len, bool grant_same);
 void xrdma_req_open(struct xrdma_req *req);
 void xrdma_req_close(struct xrdma_req *req);
 void xrdma_reqs_claim_all(struct xrdma_xprt *rx);

@@ -314,6 +314,34 @@ static inline bool xrdma_reply_matches(const struct xrdma_req *req,
 				   m);
 }
 
+/*
+ * xrdma_reply_claim() under queue_lock, held by the caller, who pins
+ * the request or completes its RPC before letting go of the lock.
+ */
+static int xrdma_reply_claim_locked(struct rpc_xprt *xprt, __be32 xid,
+				    const __be32 *msg, size_t nwords,
+				    struct rpcrdma_reply_match *m,
+				    struct xrdma_req **reqp)
+{
+	struct rpc_rqst *rqst;
+	struct xrdma_req *req;
+
+	lockdep_assert_held(&xprt->queue_lock);
+	rqst = xprt_lookup_rqst(xprt, xid);
+	if (!rqst)
+		return -ENOENT;
+	req = xrdma_req(rqst);
+	/* Pairs with xrdma_req_open(): the slot is set up when it is open. */
+	if (smp_load_acquire(&req->reply_claimed))
+		return -EALREADY;
+	if (msg && (!xrdma_reply_matches(req, msg, nwords, m) ||
+		    xrdma_words_hold_call(msg, nwords, m->hdr_len)))
+		return -EAGAIN;
+	req->reply_claimed = true;
+	*reqp = req;
+	return 0;
+}
+
 /**
  * xrdma_reply_claim - claim the request a reply's XID names, for this reply
  * @xprt: the transport the reply came in on
@@ -339,35 +367,68 @@ VISIBLE_IF_KUNIT int xrdma_reply_claim(struct rpc_xprt *xprt, __be32 xid,
 				       struct rpcrdma_reply_match *m,
 				       struct xrdma_req **reqp)
 {
-	struct rpc_rqst *rqst;
-	struct xrdma_req *req;
-	int rc = 0;
+	int rc;
 
 	spin_lock(&xprt->queue_lock);
-	rqst = xprt_lookup_rqst(xprt, xid);
-	if (!rqst) {
-		rc = -ENOENT;
-		goto out;
-	}
-	req = xrdma_req(rqst);
-	/* Pairs with xrdma_req_open(): the slot is set up when it is open. */
-	if (smp_load_acquire(&req->reply_claimed)) {
-		rc = -EALREADY;
-		goto out;
-	}
-	if (msg && (!xrdma_reply_matches(req, msg, nwords, m) ||
-		    xrdma_words_hold_call(msg, nwords, m->hdr_len))) {
-		rc = -EAGAIN;
-		goto out;
-	}
-	xprt_pin_rqst(rqst);
-	req->reply_claimed = true;
-	*reqp = req;
-out:
+	rc = xrdma_reply_claim_locked(xprt, xid, msg, nwords, m, reqp);
+	if (!rc)
+		xprt_pin_rqst(&(*reqp)->rqst);
 	spin_unlock(&xprt->queue_lock);
 	return rc;
 }
 EXPORT_SYMBOL_IF_KUNIT(xrdma_reply_claim);
+
+/**
+ * xrdma_reply_at_once - may a claimed reply complete its RPC under one lock?
+ * @req: the request the reply claimed, queue_lock held
+ * @m: the reply's match (rpcrdma_match_reply())
+ * @inline_len: bytes of RPC reply after the transport header
+ * @grant_same: the reply's credit grant leaves the window as it is
+ *
+ * The commonest reply is to a call that registered no memory and whose
+ * Send is not waited for (or has completed), carries no chunk, fits the
+ * receive buffer's head and grants what was granted before: then nothing
+ * is left to wait for once it is placed, nor to do outside the lock, and
+ * the RPC completes under the queue_lock hold that claimed it, unpinned.
+ * A reply that changes the window is finished after the update, outside
+ * the lock (transport_lock is not taken under queue_lock).
+ *
+ * Return: true if it may.
+ */
+VISIBLE_IF_KUNIT bool xrdma_reply_at_once(const struct xrdma_req *req,
+					  const struct rpcrdma_reply_match *m,
+					  unsigned int inline_len,
+					  bool grant_same)
+{
+	return grant_same && !req->nr_mrs && !m->reply_len &&
+	       !m->nr_write_chunks && atomic_read(&req->done) == 1 &&
+	       inline_len <= req->rqst.rq_private_buf.head[0].iov_len;
+}
+EXPORT_SYMBOL_IF_KUNIT(xrdma_reply_at_once);
+
+/*
+ * Place and complete, under the queue_lock hold that claimed it, a reply
+ * xrdma_reply_at_once() allows: its inline part stays in @rep's buffer
+ * (or is copied, see xrdma_place_head()) and its RPC completes, after
+ * which the request is not touched.  Return: true if the RPC holds @rep.
+ */
+static bool xrdma_reply_complete_locked(struct xrdma_req *req,
+					struct xrdma_rep *rep, u8 *src,
+					unsigned int len, u32 credits, u32 proc,
+					const u32 *inv_rkey)
+{
+	bool held;
+
+	xrdma_place_head(req, rep, src, len);
+	held = req->held_rep == rep;
+	req->reply_status = 0;
+	req->reply_len = len;
+	trace_xprtrdma_reply(&req->rqst, credits, proc, len, !!inv_rkey);
+	/* The reply's was the last share (xrdma_req_done()). */
+	atomic_set(&req->done, 0);
+	xprt_complete_rqst(req->rqst.rq_task, len);
+	return held;
+}
 
 /*
  * The common reply, RDMA_MSG or RDMA_NOMSG whose chunk lists are the
@@ -382,15 +443,37 @@ static int xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
 {
 	const __be32 *w = rep->rb.buf;
 	struct xrdma_xprt *rx = ep->rx;
+	struct rpc_xprt *xprt = &rx->xprt;
 	struct rpcrdma_reply_match m;
 	struct xrdma_req *req;
+	u32 grant;
 	bool held;
 	int status;
 
 	if (len < RPCRDMA_HDR_MIN_SIZE ||
-	    w[1] != cpu_to_be32(RPCRDMA_VERSION) ||
-	    xrdma_reply_claim(&rx->xprt, w[0], w, len / XDR_UNIT, &m, &req))
+	    w[1] != cpu_to_be32(RPCRDMA_VERSION))
 		return -EAGAIN;
+	spin_lock(&xprt->queue_lock);
+	if (xrdma_reply_claim_locked(xprt, w[0], w, len / XDR_UNIT, &m,
+				     &req)) {
+		spin_unlock(&xprt->queue_lock);
+		return -EAGAIN;
+	}
+	grant = be32_to_cpu(w[2]);
+	if (xrdma_reply_at_once(req, &m, len - m.hdr_len,
+				xrdma_credit_window(grant, false,
+						    READ_ONCE(rx->credits),
+						    ep->max_requests) ==
+				READ_ONCE(rx->credits))) {
+		held = xrdma_reply_complete_locked(req, rep, (u8 *)w + m.hdr_len,
+						   len - m.hdr_len, grant,
+						   be32_to_cpu(w[3]), inv_rkey);
+		spin_unlock(&xprt->queue_lock);
+		return held;
+	}
+	xprt_pin_rqst(&req->rqst);
+	spin_unlock(&xprt->queue_lock);
+
 	if (m.reply_len) {
 		/* A Long Reply: all of it is in the Reply chunk. */
 		status = m.reply_len;
