@@ -556,8 +556,10 @@ def main():
     add_goal_floors(vals, guests)
     add_host_model(vals, guests)
     metrics = sorted({m for m, _ in vals})
+    # Protocol and set-up counts have a table of their own below.
     speed = table(vals, [m for m in metrics
-                         if not is_cost(m) and not is_host_model(m)],
+                         if not is_cost(m) and not is_host_model(m) and
+                         not is_protocol(m)],
                   title + ": throughput, ours/stock (higher is better)")
     print()
     cost = table(vals, [m for m in metrics if is_cost(m)],
@@ -566,13 +568,15 @@ def main():
     table(vals, [m for m in metrics if is_host_model(m)],
           title + ": the host (cores busy; host time per instruction)")
     print()
-    table(vals, [m for m in metrics if is_protocol(m)],
-          title + ": protocol work, ours/stock (the same work is 1.00)")
-    if not speed:
+    protocol = table(vals, [m for m in metrics if is_protocol(m)],
+                     title + ": protocol work, ours/stock (the same work "
+                     "is 1.00)")
+    if not speed and not protocol:
         print("no complete rounds")
         return 1
     print()
-    print(f"lowest throughput ratio: {min(speed.values()):.2f}")
+    if speed:
+        print(f"lowest throughput ratio: {min(speed.values()):.2f}")
     both = [1 / r for m, r in cost.items()
             if m.endswith("_kinsns_rpc_both") and r > 0]
     if both:
