@@ -270,12 +270,8 @@ static bool xrdma_is_call(const struct rpcrdma_hdr *hdr, const u8 *payload)
 	       p[1] == cpu_to_be32(RPC_CALL);
 }
 
-/*
- * Record a reply's outcome, then invalidate: the RPC completes after.
- * Inline, as are the helpers above it that every reply runs: a call
- * costs a reply more than most of what they do.
- */
-static inline void xrdma_reply_finish(struct xrdma_req *req, int status,
+/* Record a reply's outcome where xrdma_req_done() reads it, and trace it. */
+static inline void xrdma_reply_record(struct xrdma_req *req, int status,
 				      u32 credits, u32 proc,
 				      const u32 *inv_rkey)
 {
@@ -287,6 +283,18 @@ static inline void xrdma_reply_finish(struct xrdma_req *req, int status,
 		req->reply_len = status;
 	}
 	trace_xprtrdma_reply(&req->rqst, credits, proc, status, !!inv_rkey);
+}
+
+/*
+ * Record a reply's outcome, then invalidate: the RPC completes after.
+ * Inline, as are the helpers above it that every reply runs: a call
+ * costs a reply more than most of what they do.
+ */
+static inline void xrdma_reply_finish(struct xrdma_req *req, int status,
+				      u32 credits, u32 proc,
+				      const u32 *inv_rkey)
+{
+	xrdma_reply_record(req, status, credits, proc, inv_rkey);
 	/* Most replies (every inline one) have no MR to look at. */
 	if (!req->nr_mrs)
 		xrdma_req_done(req);
@@ -421,9 +429,7 @@ static bool xrdma_reply_complete_locked(struct xrdma_req *req,
 
 	xrdma_place_head(req, rep, src, len);
 	held = req->held_rep == rep;
-	req->reply_status = 0;
-	req->reply_len = len;
-	trace_xprtrdma_reply(&req->rqst, credits, proc, len, !!inv_rkey);
+	xrdma_reply_record(req, len, credits, proc, inv_rkey);
 	/* The reply's was the last share (xrdma_req_done()). */
 	atomic_set(&req->done, 0);
 	xprt_complete_rqst(req->rqst.rq_task, len);
@@ -493,9 +499,8 @@ static int xrdma_reply_fast(struct xrdma_ep *ep, struct xrdma_rep *rep,
 	}
 	/* The RPC may be released as soon as the reply is finished. */
 	held = req->held_rep == rep;
-	xrdma_update_credits(rx, ep, be32_to_cpu(w[2]));
-	xrdma_reply_finish(req, status, be32_to_cpu(w[2]), be32_to_cpu(w[3]),
-			   inv_rkey);
+	xrdma_update_credits(rx, ep, grant);
+	xrdma_reply_finish(req, status, grant, be32_to_cpu(w[3]), inv_rkey);
 	return held;
 }
 
