@@ -30,13 +30,20 @@ With --xprt, XBEGIN and XEND hold the client's RPC-over-RDMA counters
 around the window ("SENDS READ_CHUNKS WRITE_CHUNKS REPLY_CHUNKS
 RDMA_REQUEST_BYTES RDMA_REPLY_BYTES", mountstats' xprt: rdma lines
 summed, then "DATA_RPCS RSIZE WSIZE": the READ and WRITE RPCs and the
-mount's sizes, then "CONNECTS HARDWAY MRS"): the protocol work per RPC,
-which ratios.py compares between the two modules, the RPCs per
-operation (fio's operations, over fio's window, a little off the
-marks'), the RPCs per READ or WRITE RPC (both counted inside the
-marks), the negotiated rsize and wsize, and what the transport set up
-inside the window: connections made, buffer bytes grown past their
-first size and MRs allocated.
+mount's sizes, then "CONNECTS HARDWAY MRS", then "RECVS DONE_RPCS":
+the replies received and the RPCs of every kind completed): the
+protocol work per RPC, which ratios.py compares between the two
+modules, the RPCs per operation (fio's operations, over fio's window, a
+little off the marks'), the RPCs per READ or WRITE RPC, the negotiated
+rsize and wsize, and what the transport set up inside the window:
+connections made, buffer bytes grown past their first size and MRs
+allocated.  What a client counts as it sends (chunks, request bytes) is
+put per RPC sent; what it counts as a reply arrives (RDMA reply bytes)
+per reply received, and the RPCs per READ or WRITE RPC are both counted
+as RPCs complete.  A window opens and closes with RPCs in flight, and
+how many depends on the server's pace: per RPC sent, a sequential
+read's reply bytes moved with the RPCs in flight at the marks (by 3%
+between two servers), not with the work each RPC did.
 """
 
 import os
@@ -64,6 +71,11 @@ XPRT_MORE = ("data_rpcs", "rsize", "wsize")
 # allocated.  Either is work a round should not hold: connection setup
 # and allocations, each zeroed by the allocator under init_on_alloc.
 XPRT_SETUP = ("connects", "hardway_bytes", "mrs_allocated")
+# Last, what is counted as RPCs complete: the replies the transport
+# received and the RPCs of every kind the per-op statistics counted.
+XPRT_DONE = ("recvs", "done_rpcs")
+# Of XPRT_COUNTS, what is counted as a reply arrives, not as a call goes.
+XPRT_PER_REPLY = ("rdma_reply_bytes",)
 
 
 def grew(begin, end, i):
@@ -92,26 +104,28 @@ def per_rpc(n, rpcs):
 def xprt_figures(job, ops, xbegin, xend):
     """The protocol work per RPC, RPCs per operation and per READ or
     WRITE RPC, and the sizes, from the client's counters around the
-    window."""
-    d = {name: b - a for name, a, b in zip(XPRT_COUNTS, xbegin, xend)}
+    window.  A figure whose counts are not in both lists is left out."""
+    layout = XPRT_COUNTS + XPRT_MORE + XPRT_SETUP + XPRT_DONE
+    n = min(len(xbegin), len(xend), len(layout))
+    d = {name: xend[i] - xbegin[i] for i, name in enumerate(layout[:n])}
     sends = d["sends"]
     if sends <= 0:
         return []
+    recvs = d.get("recvs", 0)
     rec = [(f"{job}_rpcs_op", "%.4f" % (sends / ops))]
     for name in XPRT_COUNTS[1:]:
-        rec.append((f"{job}_{name}_rpc", "%.4f" % (d[name] / sends)))
-    n = len(XPRT_COUNTS)
-    if len(xbegin) >= n + len(XPRT_MORE) and len(xend) >= n + len(XPRT_MORE):
-        data = xend[n] - xbegin[n]
-        if data > 0:
-            rec.append((f"{job}_rpcs_data", "%.4f" % (sends / data)))
-        rec.append((f"{job}_rsize", str(xend[n + 1])))
-        rec.append((f"{job}_wsize", str(xend[n + 2])))
-    n += len(XPRT_MORE)
-    if len(xbegin) >= n + len(XPRT_SETUP) and \
-       len(xend) >= n + len(XPRT_SETUP):
-        for i, name in enumerate(XPRT_SETUP):
-            rec.append((f"{job}_{name}", str(xend[n + i] - xbegin[n + i])))
+        per = recvs if name in XPRT_PER_REPLY else sends
+        if per > 0:
+            rec.append((f"{job}_{name}_rpc", "%.4f" % (d[name] / per)))
+    if d.get("data_rpcs", 0) > 0 and d.get("done_rpcs", 0) > 0:
+        rec.append((f"{job}_rpcs_data",
+                    "%.4f" % (d["done_rpcs"] / d["data_rpcs"])))
+    for name in ("rsize", "wsize"):
+        if name in d:
+            rec.append((f"{job}_{name}", str(xend[layout.index(name)])))
+    for name in XPRT_SETUP:
+        if name in d:
+            rec.append((f"{job}_{name}", str(d[name])))
     return rec
 
 

@@ -168,27 +168,48 @@ class Figures(unittest.TestCase):
         self.assertEqual(rec["job_write_chunks_rpc"], "1.0000")
         self.assertEqual(rec["job_reply_chunks_rpc"], "0.0100")
         self.assertEqual(rec["job_rdma_request_bytes_rpc"], "4096.0000")
+        # Reply bytes are put per reply received: not without the count.
+        self.assertNotIn("job_rdma_reply_bytes_rpc", rec)
         self.assertFalse(measure.xprt_figures("job", 500, [5] * 6, [5] * 6))
-        # With the READ and WRITE RPCs and the sizes: 800 data RPCs.
+        # With the READ and WRITE RPCs and the sizes, but not the RPCs
+        # completed: no RPCs per READ or WRITE.
         rec = dict(measure.xprt_figures(
             "job", 500, [5, 0, 0, 0, 0, 0, 100, 1048576, 1048576],
             [1005, 250, 1000, 10, 4096000, 0, 900, 1048576, 524288]))
-        self.assertEqual(rec["job_rpcs_data"], "1.2500")
+        self.assertNotIn("job_rpcs_data", rec)
         self.assertEqual(rec["job_rsize"], "1048576")
         self.assertEqual(rec["job_wsize"], "524288")
-        rec = dict(measure.xprt_figures(
-            "job", 500, [5, 0, 0, 0, 0, 0, 100, 4096, 4096],
-            [1005, 250, 1000, 10, 4096000, 0, 100, 4096, 4096]))
-        self.assertNotIn("job_rpcs_data", rec)
         self.assertNotIn("job_connects", rec)
         # With what the transport set up in the window.
-        rec = dict(measure.xprt_figures(
-            "job", 500, [5, 0, 0, 0, 0, 0, 100, 4096, 4096, 4, 8192, 64],
-            [1005, 250, 1000, 10, 4096000, 0, 100, 4096, 4096, 5, 16384,
-             80]))
+        setup = ([5, 0, 0, 0, 0, 0, 100, 4096, 4096, 4, 8192, 64],
+                 [1005, 250, 1000, 10, 4096000, 0, 100, 4096, 4096, 5,
+                  16384, 80])
+        rec = dict(measure.xprt_figures("job", 500, *setup))
         self.assertEqual(rec["job_connects"], "1")
         self.assertEqual(rec["job_hardway_bytes"], "8192")
         self.assertEqual(rec["job_mrs_allocated"], "16")
+        self.assertNotIn("job_rpcs_data", rec)
+
+    def test_protocol_work_as_rpcs_complete(self):
+        # A sequential read's window: 900 READs sent, 1,000 replies of
+        # 256 KiB each received (100 were in flight at the first mark),
+        # 1,000 RPCs completed, all READs.  Per reply and per RPC
+        # completed, the work of each RPC; per send, the RPCs in flight.
+        kib256 = 262144
+        begin = [0, 0, 0, 0, 0, 0, 0, kib256, kib256, 0, 0, 0, 0, 0]
+        end = [900, 0, 1800, 0, 900 * 120, 1000 * kib256, 1000, kib256,
+               kib256, 0, 0, 0, 1000, 1000]
+        rec = dict(measure.xprt_figures("job", 250, begin, end))
+        self.assertEqual(rec["job_rdma_reply_bytes_rpc"], "%.4f" % kib256)
+        self.assertEqual(rec["job_rpcs_data"], "1.0000")
+        self.assertEqual(rec["job_write_chunks_rpc"], "2.0000")
+        self.assertEqual(rec["job_rdma_request_bytes_rpc"], "120.0000")
+        self.assertEqual(rec["job_rpcs_op"], "3.6000")
+        # A GETATTR completed for each 9 READs: 1.11 RPCs per READ.
+        end[-1] = 1111
+        end[6] = 1000
+        rec = dict(measure.xprt_figures("job", 250, begin, end))
+        self.assertEqual(rec["job_rpcs_data"], "1.1110")
 
     def test_warm_up_round_not_recorded(self):
         begin, end = marks(lambda i: None)

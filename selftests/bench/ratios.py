@@ -145,7 +145,9 @@ BYTES_SLACK = 64.0
 # fio counts its operations over a window of its own, a little off the
 # marks' (RPCs per operation moved by 0.02 in a round of one module, by
 # up to 0.19 with four fio jobs starting apart): the check is the RPCs
-# per READ or WRITE RPC, both counted inside the marks, within 2%, and
+# per READ or WRITE RPC, both counted inside the marks as RPCs complete
+# (counted as sent, the RPCs in flight at the marks moved a sequential
+# read's figure by 3% between two servers), within 2%, and
 # RPCs per operation, within RPCS_SLACK, only for a job that sends no
 # READ or WRITE (metadata: its operations are counted inside the
 # marks).  rsize and wsize must be equal.

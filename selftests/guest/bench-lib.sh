@@ -299,15 +299,20 @@ rpcs_sent() {
 # summed, as measure.py --xprt reads them: "SENDS READ_CHUNKS
 # WRITE_CHUNKS REPLY_CHUNKS RDMA_REQUEST_BYTES RDMA_REPLY_BYTES" (the
 # "xprt: rdma" line of mountstats, the same layout for either module),
-# then "DATA_RPCS RSIZE WSIZE": the READ and WRITE RPCs sent (per-op
-# statistics) and the largest rsize and wsize mounted, then "CONNECTS
-# HARDWAY MRS": connections made, bytes of buffers grown past their
-# first size and MRs allocated.
+# then "DATA_RPCS RSIZE WSIZE": the READ and WRITE RPCs completed
+# (per-op statistics) and the largest rsize and wsize mounted, then
+# "CONNECTS HARDWAY MRS": connections made, bytes of buffers grown past
+# their first size and MRs allocated, then "RECVS DONE_RPCS": the
+# replies received and the RPCs of every kind completed (per-op).
 xprt_counts() {
-	awk '$1 == "xprt:" && $2 == "rdma" {
-		s += $8; r += $13; w += $14; p += $15; q += $16; a += $17
-		c += $5; h += $20; m += $26 }
-	     $1 == "READ:" || $1 == "WRITE:" { d += $2 }
+	awk '$1 == "device" { perop = 0 }
+	     $1 == "per-op" { perop = 1; next }
+	     $1 == "xprt:" && $2 == "rdma" {
+		s += $8; v += $9; r += $13; w += $14; p += $15; q += $16
+		a += $17; c += $5; h += $20; m += $26 }
+	     perop && $1 ~ /^[A-Z0-9_]+:$/ {
+		t += $2
+		if ($1 == "READ:" || $1 == "WRITE:") d += $2 }
 	     $1 == "opts:" {
 		n = split($2, o, ",")
 		for (i = 1; i <= n; i++) {
@@ -316,7 +321,8 @@ xprt_counts() {
 			if (kv[1] == "wsize" && kv[2] > ws) ws = kv[2]
 		} }
 	     END { print s + 0, r + 0, w + 0, p + 0, q + 0, a + 0, d + 0,
-		   rs + 0, ws + 0, c + 0, h + 0, m + 0 }' /proc/self/mountstats
+		   rs + 0, ws + 0, c + 0, h + 0, m + 0, v + 0, t + 0 }' \
+		/proc/self/mountstats
 }
 
 # cpu_sampler: in the guest that does not run the jobs, answer mark N
