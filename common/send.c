@@ -171,6 +171,30 @@ static int rpcrdma_send_sges_kvecs(struct rpcrdma_send_sges *ss,
 	return rc;
 }
 
+/*
+ * Copy the bytes of @xdr in [0, @split) and the @tail_len from @resume
+ * to @to: straight from the head and the tail where they lie there (a
+ * short reply, a call's head), else by a walk of the whole buffer.
+ */
+static void rpcrdma_send_sges_copy(const struct xdr_buf *xdr,
+				   unsigned int split, unsigned int resume,
+				   unsigned int tail_len, u8 *to)
+{
+	const void *tail_at;
+
+	if (split > xdr->head[0].iov_len)
+		read_bytes_from_xdr_buf(xdr, 0, to, split);
+	else if (split)
+		memcpy(to, xdr->head[0].iov_base, split);
+	if (!tail_len)
+		return;
+	tail_at = rpcrdma_xdr_tail_run(xdr, resume, tail_len);
+	if (tail_at)
+		memcpy(to + split, tail_at, tail_len);
+	else
+		read_bytes_from_xdr_buf(xdr, resume, to + split, tail_len);
+}
+
 /**
  * rpcrdma_send_sges_build - SGEs for a header plus the inline message
  * @ss: list prepared with rpcrdma_send_sges_init()
@@ -185,7 +209,9 @@ static int rpcrdma_send_sges_kvecs(struct rpcrdma_send_sges *ss,
  * The bytes of @xdr in [0, @split) and [@resume, len) follow the header;
  * the range between them (a DDP payload moved by RDMA) is left out.  The
  * caller has checked that header and inline message fit the inline
- * threshold.
+ * threshold.  They are gathered where they lie, or copied after the
+ * header (a pull-up) when they are no more than @ss->copy_max bytes or
+ * the device takes too few SGEs for them.
  *
  * Return: 0, -EIO, or -EMSGSIZE if the message needs a pull-up that
  * @hdr_room cannot hold; on error nothing is left mapped.
@@ -201,6 +227,9 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	ss->nr = 0;
 	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
+	if (split + tail_len <= ss->copy_max && hdr_len <= hdr_room &&
+	    split + tail_len <= hdr_room - hdr_len)
+		goto pull_up;
 	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len);
 	if (!rc) {
 		rc = rpcrdma_send_sges_kvecs(ss, xdr, split, resume, tail_len);
@@ -221,11 +250,9 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	rpcrdma_send_sges_unmap(ss);
 	if (hdr_len > hdr_room || split + tail_len > hdr_room - hdr_len)
 		return -EMSGSIZE;
-	if (split)
-		read_bytes_from_xdr_buf(xdr, 0, hdr_buf + hdr_len, split);
-	if (tail_len)
-		read_bytes_from_xdr_buf(xdr, resume, hdr_buf + hdr_len + split,
-					tail_len);
+pull_up:
+	rpcrdma_send_sges_copy(xdr, split, resume, tail_len,
+			       hdr_buf + hdr_len);
 	ss->pulled_up = split + tail_len;
 	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len + ss->pulled_up);
 	if (rc)

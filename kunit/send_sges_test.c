@@ -205,20 +205,32 @@ static size_t sst_premap(struct kunit *test, struct rpcrdma_send_sges *ss,
 	return buf_len;
 }
 
+/* Bytes of the current vector's message that travel inline. */
+static unsigned int sst_inline_len(const struct sst_vec *v)
+{
+	if (v->hole)
+		return v->head + v->tail - v->pad;
+	return v->head + v->page_len + v->tail;
+}
+
 /*
- * Build the Send of the current vector and check what the device would
- * send.  A premapped header must be SGE 0 through its owner's mapping,
- * pulled-up bytes included; head and tail bytes that lie within the
- * premapped message buffer must come from that mapping, and bytes
- * outside it (the tail, when the mapping stops one byte short of it)
- * must be mapped per Send.  Unmapping the Send leaves the premapped
- * ones alone.
+ * Build the Send of the current vector, copying an inline message of at
+ * most @copy_max bytes, and check what the device would send.  A
+ * premapped header must be SGE 0 through its owner's mapping, pulled-up
+ * bytes included; head and tail bytes that lie within the premapped
+ * message buffer must come from that mapping, and bytes outside it (the
+ * tail, when the mapping stops one byte short of it) must be mapped per
+ * Send.  Unmapping the Send leaves the premapped ones alone.
  */
-static void sst_run(struct kunit *test, enum sst_premap premap)
+static void sst_run_copy(struct kunit *test, enum sst_premap premap,
+			 unsigned int copy_max)
 {
 	const struct sst_vec *v = test->param_value;
 	struct rpcrdma_send_sges *ss = sst_sges(test);
 	unsigned int split, resume, i, at = 0, pos, nr_mapped;
+	bool copy = sst_inline_len(v) <= copy_max;
+	unsigned int nr = copy ? 1 : v->nr;
+	unsigned int pulled_up = copy ? sst_inline_len(v) : v->pulled_up;
 	size_t buf_len;
 	struct xdr_buf *xdr;
 	struct sst_fix f;
@@ -236,25 +248,26 @@ static void sst_run(struct kunit *test, enum sst_premap premap)
 	memset(hdr, 0xa5, SST_HDR_LEN);
 
 	buf_len = sst_premap(test, ss, &f, premap);
+	ss->copy_max = copy_max;
 	rc = rpcrdma_send_sges_build(ss, hdr, 4 * PAGE_SIZE, SST_HDR_LEN, xdr,
 				     split, resume);
 	KUNIT_ASSERT_EQ(test, rc, 0);
 	KUNIT_EXPECT_EQ(test, ss->sge[0].addr, (u64)(uintptr_t)hdr);
-	KUNIT_EXPECT_EQ(test, ss->sge[0].length, SST_HDR_LEN + v->pulled_up);
+	KUNIT_EXPECT_EQ(test, ss->sge[0].length, SST_HDR_LEN + pulled_up);
 	KUNIT_EXPECT_EQ(test, ss->mapped[0],
 			premap == SST_PREMAP_NONE ? ss->sge[0].length : 0);
-	KUNIT_EXPECT_EQ(test, ss->nr, v->nr);
-	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
+	KUNIT_EXPECT_EQ(test, ss->nr, nr);
+	KUNIT_EXPECT_EQ(test, ss->pulled_up, pulled_up);
 	KUNIT_ASSERT_LE(test, ss->nr, v->max);
 	/* Every SGE mapped per Send is counted: the client waits on it. */
 	for (i = 0, nr_mapped = 0; i < ss->nr; i++)
 		nr_mapped += !!ss->mapped[i];
 	KUNIT_EXPECT_EQ(test, ss->nr_mapped, nr_mapped);
 	/* Gathered in place: the head first, the tail last. */
-	if (!v->pulled_up && v->head)
+	if (!pulled_up && v->head)
 		KUNIT_EXPECT_EQ(test, ss->mapped[1],
 				buf_len ? 0 : v->head);
-	if (!v->pulled_up && v->tail > v->pad)
+	if (!pulled_up && v->tail > v->pad)
 		KUNIT_EXPECT_EQ(test, ss->mapped[ss->nr - 1],
 				premap == SST_PREMAP_BUF ? 0 : v->tail - v->pad);
 
@@ -284,6 +297,12 @@ static void sst_run(struct kunit *test, enum sst_premap premap)
 	rpcrdma_send_sges_unmap(ss);
 	KUNIT_EXPECT_EQ(test, ss->nr, 0);
 	KUNIT_EXPECT_EQ(test, ss->hdr_premapped, premap != SST_PREMAP_NONE);
+}
+
+/* sst_run_copy() with nothing copied unless the device needs it. */
+static void sst_run(struct kunit *test, enum sst_premap premap)
+{
+	sst_run_copy(test, premap, 0);
 }
 
 static void send_sges_case(struct kunit *test)
@@ -332,6 +351,39 @@ static void send_sges_room_case(struct kunit *test)
 				     f.split, f.resume);
 	KUNIT_EXPECT_EQ(test, rc, 0);
 	KUNIT_EXPECT_EQ(test, ss->pulled_up, v->pulled_up);
+	rpcrdma_send_sges_unmap(ss);
+}
+
+/*
+ * An inline message no longer than copy_max is copied after the header,
+ * one SGE and nothing mapped, whether the header is premapped or not;
+ * one byte longer, it is gathered as without copy_max.  A copy that
+ * would not fit the header buffer is not made: the message is gathered.
+ */
+static void send_sges_copy_case(struct kunit *test)
+{
+	const struct sst_vec *v = test->param_value;
+	unsigned int len = sst_inline_len(v);
+	struct rpcrdma_send_sges *ss;
+	struct sst_fix f;
+	int rc;
+
+	sst_run_copy(test, SST_PREMAP_HDR, len);
+	sst_run_copy(test, SST_PREMAP_NONE, len + 1);
+	sst_run_copy(test, SST_PREMAP_BUF, U32_MAX);
+	if (len)
+		sst_run_copy(test, SST_PREMAP_HDR, len - 1);
+	if (v->pulled_up || !len)
+		return;
+	ss = sst_sges(test);
+	sst_setup(test, &f);
+	sst_premap(test, ss, &f, SST_PREMAP_HDR);
+	ss->copy_max = len;
+	rc = rpcrdma_send_sges_build(ss, f.hdr, SST_HDR_LEN + len - 1,
+				     SST_HDR_LEN, &f.xdr, f.split, f.resume);
+	KUNIT_EXPECT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, ss->nr, v->nr);
+	KUNIT_EXPECT_EQ(test, ss->pulled_up, 0);
 	rpcrdma_send_sges_unmap(ss);
 }
 
@@ -439,19 +491,27 @@ static void send_sges_head_case(struct kunit *test)
 
 	sst_setup(test, &f);
 	len = f.xdr.len;
-	for (k = 0; k < ARRAY_SIZE(premaps); k++) {
-		sst_premap(test, gen, &f, premaps[k]);
-		sst_premap(test, fast, &f, premaps[k]);
-		expect = premaps[k] == SST_PREMAP_HDR && v->max >= 2 && len &&
+	for (k = 0; k < 2 * ARRAY_SIZE(premaps); k++) {
+		/* The second round copies a head of up to len bytes. */
+		unsigned int copy_max = k < ARRAY_SIZE(premaps) ? 0 : len;
+		enum sst_premap premap = premaps[k % ARRAY_SIZE(premaps)];
+
+		sst_premap(test, gen, &f, premap);
+		sst_premap(test, fast, &f, premap);
+		gen->copy_max = copy_max;
+		fast->copy_max = copy_max;
+		expect = premap == SST_PREMAP_HDR && v->max >= 2 && len &&
 			 len == v->head &&
 			 offset_in_page(f.buf) + len <= PAGE_SIZE;
-		rc = rpcrdma_send_sges_head(fast, SST_HDR_LEN, &f.xdr);
+		rc = rpcrdma_send_sges_head(fast, f.hdr, 4 * PAGE_SIZE,
+					    SST_HDR_LEN, &f.xdr);
 		KUNIT_EXPECT_EQ_MSG(test, rc, expect ? 0 : -EAGAIN,
-				    "premap %u", premaps[k]);
+				    "premap %u", premap);
 		if (rc) {
 			KUNIT_EXPECT_EQ(test, fast->nr, 0);
 			continue;
 		}
+		KUNIT_EXPECT_EQ(test, fast->nr, copy_max ? 1 : 2);
 		rc = rpcrdma_send_sges_build(gen, f.hdr, 4 * PAGE_SIZE,
 					     SST_HDR_LEN, &f.xdr, len, len);
 		KUNIT_ASSERT_EQ(test, rc, 0);
@@ -562,6 +622,7 @@ static struct kunit_case rpcrdma_send_sges_cases[] = {
 	KUNIT_CASE_PARAM(send_sges_premapped_buf_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_premapped_part_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_room_case, sst_gen_params),
+	KUNIT_CASE_PARAM(send_sges_copy_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_fast_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_head_case, sst_gen_params),
 	KUNIT_CASE_PARAM(send_sges_worst_case, ssw_gen_params),

@@ -112,6 +112,7 @@ static void ssb_ctx_init(struct kunit *test, struct ssb_ctx *c,
 	c->sc->hdr_size = SRDMA_MAX_HDR_SIZE;
 	c->sc->hdr_dma = (uintptr_t)hdr;
 	rpcrdma_send_sges_init(&c->sc->sges, c->sx->device, 0x1234, max_sge);
+	c->sc->sges.copy_max = SRDMA_SEND_COPY_MAX;	/* as srdma_send_alloc() */
 	rpcrdma_send_sges_premapped_hdr(&c->sc->sges, c->sc->hdr_dma);
 	for (i = 0; i < SSB_HDR_LEN; i++)
 		hdr[i] = 0xa0 + i % 16;
@@ -213,24 +214,31 @@ static void server_send_grown_kept_case(struct kunit *test)
  * @msg_len: bytes of reply (@SSB_HEAD_LEN in the head, the rest in a page)
  * @read_chunk: the Call had a Read chunk (it changes nothing in the reply)
  * @rc: what both builders return
+ * @nr: SGEs of the Send: one for a reply of up to SRDMA_SEND_COPY_MAX
+ *	bytes, copied after the header, else header, head and page
  */
 struct srb_vec {
 	const char *name;
 	unsigned int inline_send, max_sge, msg_len;
 	bool read_chunk;
 	int rc;
+	unsigned int nr;
 };
 
 static const struct srb_vec srb_vecs[] = {
-	{ "GETATTR-sized, in the head", 4096, 8, 60, false, 0 },
-	{ "the head exactly", 4096, 8, SSB_HEAD_LEN, false, 0 },
-	{ "head and a page", 4096, 8, 3000, false, 0 },
-	{ "exactly the inline size", 4096, 8, 4096 - 28, false, 0 },
+	{ "GETATTR-sized, in the head", 4096, 8, 60, false, 0, 1 },
+	{ "the head exactly", 4096, 8, SSB_HEAD_LEN, false, 0, 1 },
+	{ "head and a page", 4096, 8, 3000, false, 0, 3 },
+	{ "exactly the inline size", 4096, 8, 4096 - 28, false, 0, 3 },
 	{ "one byte over: ERR_CHUNK", 4096, 8, 4096 - 27, false, -EMSGSIZE },
 	{ "reply to a WRITE (the Call had a Read chunk)", 4096, 8, 120, true,
-	  0 },
-	{ "one SGE: copied after the header", 8192, 1, 3000, false, 0 },
-	{ "1 KiB inline size", 1024, 8, 1024 - 28, false, 0 },
+	  0, 1 },
+	{ "one SGE: copied after the header", 8192, 1, 3000, false, 0, 1 },
+	{ "1 KiB inline size", 1024, 8, 1024 - 28, false, 0, 3 },
+	{ "as long as a copy may be: copied", 4096, 8, SRDMA_SEND_COPY_MAX,
+	  false, 0, 1 },
+	{ "one byte longer: gathered", 4096, 8, SRDMA_SEND_COPY_MAX + 1, false,
+	  0, 3 },
 };
 
 static void srb_desc(const struct srb_vec *v, char *desc)
@@ -279,7 +287,8 @@ static unsigned int srb_sent(const struct ssb_ctx *c, u8 *out,
 /*
  * The fast path for a Call with no Write chunk and no Reply chunk builds
  * the Send the general builder builds: same outcome, same SGE count,
- * same bytes on the wire, same plan as far as the caller reads it.
+ * same bytes on the wire, same plan as far as the caller reads it; a
+ * short reply is copied after the header, one SGE.
  */
 static void server_reply_plain_case(struct kunit *test)
 {
@@ -318,6 +327,7 @@ static void server_reply_plain_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rp_fast->msg_len, rp_gen->msg_len);
 	KUNIT_EXPECT_EQ(test, rp_fast->nomsg, rp_gen->nomsg);
 	if (!rc_fast && !rc_gen) {
+		KUNIT_EXPECT_EQ(test, fast.sc->sges.nr, v->nr);
 		KUNIT_EXPECT_EQ(test, fast.sc->sges.nr, gen.sc->sges.nr);
 		KUNIT_EXPECT_EQ(test, fast.sc->sges.nr_mapped,
 				gen.sc->sges.nr_mapped);

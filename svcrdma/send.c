@@ -78,6 +78,7 @@ static struct srdma_send *srdma_send_alloc(struct srdma_xprt *sx)
 	/* srdma_send_put() empties the list for each next Send. */
 	rpcrdma_send_sges_init(&sc->sges, sx->device, sx->ib.pd->local_dma_lkey,
 			       sx->max_send_sge);
+	sc->sges.copy_max = SRDMA_SEND_COPY_MAX;
 	rpcrdma_send_sges_premapped_hdr(&sc->sges, sc->hdr_dma);
 	return sc;
 
@@ -665,7 +666,8 @@ VISIBLE_IF_KUNIT int srdma_reply_build_plain(struct srdma_xprt *sx,
 	hdr_len = rpcrdma_put_msg_no_chunks(sc->hdr_buf, rc->hdr.xid,
 					    srdma_grant(sx));
 	/* Most replies are a head in a page of their own. */
-	err = rpcrdma_send_sges_head(&sc->sges, hdr_len, res);
+	err = rpcrdma_send_sges_head(&sc->sges, sc->hdr_buf, sc->hdr_size,
+				     hdr_len, res);
 	if (err != -EAGAIN)
 		return err;
 	return srdma_send_build(sc, hdr_len, res, res->len, res->len);

@@ -136,6 +136,14 @@
 /* Largest transport header we send (a NOMSG reply with every chunk). */
 #define SRDMA_MAX_HDR_SIZE	1024
 
+/*
+ * Inline replies of at most this many bytes are copied after the header
+ * into one SGE rather than mapped where nfsd wrote them: a copy of a few
+ * hundred bytes costs less than a DMA map and unmap, and the device
+ * reads one SGE instead of two.
+ */
+#define SRDMA_SEND_COPY_MAX	512
+
 extern unsigned int srdma_max_requests;
 extern unsigned int srdma_max_req_size;
 extern unsigned int srdma_ord;

@@ -33,6 +33,12 @@
  *	leaves those alone)
  * @pulled_up: payload bytes copied into the header buffer by the last
  *	rpcrdma_send_sges_build() (0 if everything was gathered in place)
+ * @copy_max: an inline message of at most this many bytes is copied
+ *	after the header, one SGE, rather than mapped where it lies (0:
+ *	only when the device takes too few SGEs).  For small messages
+ *	outside any premapped buffer, where a copy costs less than a map
+ *	and an unmap (an IOMMU update on most hardware) and the device
+ *	reads one SGE instead of two
  * @hdr_premapped: the header buffer stays DMA-mapped at @hdr_dma for as
  *	long as the connection: SGE 0 uses that mapping
  * @hdr_dma: DMA address of the header buffer when @hdr_premapped
@@ -50,6 +56,7 @@ struct rpcrdma_send_sges {
 	struct ib_sge sge[RPCRDMA_MAX_SEND_SGES];
 	unsigned int mapped[RPCRDMA_MAX_SEND_SGES];
 	unsigned int pulled_up;
+	unsigned int copy_max;
 	bool hdr_premapped;
 	u64 hdr_dma;
 	const void *buf;
@@ -74,6 +81,7 @@ static inline void rpcrdma_send_sges_init(struct rpcrdma_send_sges *ss,
 	ss->nr = 0;
 	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
+	ss->copy_max = 0;
 	ss->hdr_premapped = false;
 	ss->buf = NULL;
 }
@@ -244,6 +252,8 @@ rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss, unsigned int hdr_len,
  * rpcrdma_send_sges_head - the common reply: a header and a head alone
  * @ss: list prepared with rpcrdma_send_sges_init(), with a premapped
  *	header buffer
+ * @hdr_buf: the header buffer
+ * @hdr_room: size of the buffer at @hdr_buf
  * @hdr_len: bytes of transport header in the header buffer
  * @xdr: the RPC message, sent whole
  *
@@ -251,15 +261,18 @@ rpcrdma_send_sges_premapped(struct rpcrdma_send_sges *ss, unsigned int hdr_len,
  * at the end of @xdr, for a message that lies in its head alone, within
  * one page and outside any premapped message buffer (most server
  * replies: nfsd writes them into a page of rq_pages): the header from
- * its premapped buffer, and the head mapped where it is.  No range split
- * and no walk; inline, so that such a reply costs its checks, one map
- * and two SGEs.
+ * its premapped buffer, then the head copied after it if it is no
+ * longer than @ss->copy_max, else mapped where it is.  No range split
+ * and no walk; inline, so that such a reply costs its checks and a copy,
+ * or one map and two SGEs.
  *
  * Return: 0; -EIO if the head could not be mapped; -EAGAIN, with @ss
  * left alone, for any other message: build it with
  * rpcrdma_send_sges_build().
  */
 static __always_inline int rpcrdma_send_sges_head(struct rpcrdma_send_sges *ss,
+						  void *hdr_buf,
+						  unsigned int hdr_room,
 						  unsigned int hdr_len,
 						  const struct xdr_buf *xdr)
 {
@@ -271,6 +284,15 @@ static __always_inline int rpcrdma_send_sges_head(struct rpcrdma_send_sges *ss,
 	    len > xdr->head[0].iov_len || off + len > PAGE_SIZE ||
 	    rpcrdma_send_sges_in_buf(ss, head, len))
 		return -EAGAIN;
+	if (len <= ss->copy_max && hdr_len <= hdr_room &&
+	    len <= hdr_room - hdr_len) {
+		memcpy(hdr_buf + hdr_len, head, len);
+		rpcrdma_send_sges_set(ss, 0, ss->hdr_dma, hdr_len + len);
+		ss->nr = 1;
+		ss->nr_mapped = 0;
+		ss->pulled_up = len;
+		return 0;
+	}
 	addr = ib_dma_map_page(ss->device, rpcrdma_kaddr_page(head), off, len,
 			       DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(ss->device, addr))
