@@ -227,8 +227,8 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 	ss->nr = 0;
 	ss->nr_mapped = 0;
 	ss->pulled_up = 0;
-	if (split + tail_len <= ss->copy_max && hdr_len <= hdr_room &&
-	    split + tail_len <= hdr_room - hdr_len)
+	if (split + tail_len <= ss->copy_max &&
+	    rpcrdma_send_sges_fits(hdr_room, hdr_len, split + tail_len))
 		goto pull_up;
 	rc = rpcrdma_send_sges_map_hdr(ss, hdr_buf, hdr_len);
 	if (!rc) {
@@ -248,7 +248,7 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 
 	/* Too many pieces for this device: copy them after the header. */
 	rpcrdma_send_sges_unmap(ss);
-	if (hdr_len > hdr_room || split + tail_len > hdr_room - hdr_len)
+	if (!rpcrdma_send_sges_fits(hdr_room, hdr_len, split + tail_len))
 		return -EMSGSIZE;
 pull_up:
 	rpcrdma_send_sges_copy(xdr, split, resume, tail_len,

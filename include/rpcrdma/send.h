@@ -155,6 +155,13 @@ int rpcrdma_send_sges_build(struct rpcrdma_send_sges *ss, void *hdr_buf,
 			    unsigned int resume);
 void rpcrdma_send_sges_unmap_mapped(struct rpcrdma_send_sges *ss);
 
+/* Do @hdr_len bytes of header and @len copied after them fit @hdr_room? */
+static inline bool rpcrdma_send_sges_fits(size_t hdr_room, unsigned int hdr_len,
+					  unsigned int len)
+{
+	return hdr_len <= hdr_room && len <= hdr_room - hdr_len;
+}
+
 /* Does [@kaddr, @kaddr + @len) lie within the premapped message buffer? */
 static inline bool rpcrdma_send_sges_in_buf(const struct rpcrdma_send_sges *ss,
 					    const void *kaddr,
@@ -284,8 +291,8 @@ static __always_inline int rpcrdma_send_sges_head(struct rpcrdma_send_sges *ss,
 	    len > xdr->head[0].iov_len || off + len > PAGE_SIZE ||
 	    rpcrdma_send_sges_in_buf(ss, head, len))
 		return -EAGAIN;
-	if (len <= ss->copy_max && hdr_len <= hdr_room &&
-	    len <= hdr_room - hdr_len) {
+	if (len <= ss->copy_max &&
+	    rpcrdma_send_sges_fits(hdr_room, hdr_len, len)) {
 		memcpy(hdr_buf + hdr_len, head, len);
 		rpcrdma_send_sges_set(ss, 0, ss->hdr_dma, hdr_len + len);
 		ss->nr = 1;
