@@ -97,7 +97,8 @@ for t in "${tests[@]}"; do
 	*)
 		sed 's/^/# /' "$out/output"
 		failure_reports "$out" | sed 's/^/# /'
-		echo "not ok $n selftests: rpcrdma: $name # exit=$rc after ${secs}s (logs: $out)"
+		headline=$(failure_headline "$out")
+		echo "not ok $n selftests: rpcrdma: $name # exit=$rc after ${secs}s (logs: $out)${headline:+; first kernel report: $headline}"
 		failed=$((failed + 1))
 		;;
 	esac

@@ -39,6 +39,25 @@ failure_reports() {
 	done
 }
 
+# failure_headline DIR: the first line of the first kernel report any
+# guest of the failed test in DIR printed, after the guest's folder
+# ("server: WARNING: CPU: 1 PID: 9 at ..."), or nothing: run.sh puts it
+# on the test's "not ok" line, which a shortened log still shows.
+failure_headline() {
+	local d c line
+
+	for d in $(guest_dirs "$1"); do
+		for c in "$d/console.log" "$d/dmesg"; do
+			[ -e "$c" ] || continue
+			line=$(first_report "$c" | head -n 1 |
+			       sed 's/^\[ *[0-9.]*\] *//' | cut -c 1-160)
+			[ -n "$line" ] || continue
+			echo "${d#"$1"/}: $line"
+			return 0
+		done
+	done
+}
+
 # The folders of the guests of the test in $1 (a console.log or a dmesg).
 guest_dirs() {
 	find "$1" \( -name console.log -o -name dmesg \) -printf '%h\n' 2>/dev/null |

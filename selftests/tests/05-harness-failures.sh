@@ -156,6 +156,11 @@ done
 ! grep -q 'after the report' <<<"$shown" ||
 	die "a failed test's output runs past the sanitizer report's end"
 echo "a failed test prints its guests' first kernel reports, at any depth"
+# and names the first one on its "not ok" line.
+shown=$(failure_headline "$1/report")
+[ "$shown" = "pair/client: BUG: KASAN: slab-use-after-free in __ib_process_cq+0x3d1/0x460" ] ||
+	die "a failed test's headline is '$shown'"
+echo "a failed test's headline is its first guest's first kernel report"
 
 # The crash census: a crash (not a warning) per guest, at any depth, with
 # the provider and the rpcrdma read from the module list.
