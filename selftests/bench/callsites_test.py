@@ -105,6 +105,23 @@ class CallsitesTest(unittest.TestCase):
                              ({0xffffffffc0000100: 30},
                               {0xffffffffc0000100: 500}))
 
+    def test_window_rpcs_after_the_end_mark(self):
+        # The RPCs of a window come in their own flag, written after the
+        # end mark; an older run's end mark carried them itself.
+        import tempfile
+        with tempfile.TemporaryDirectory() as out:
+            for name, text in (('cpumark-1', 'begin 1-ours-x'),
+                               ('cpumark-2', 'end 1-ours-x 0 500'),
+                               ('cpurpcs-2', '42'),
+                               ('cpumark-3', 'begin 1-stock-x'),
+                               ('cpumark-4', 'end 1-stock-x 0 500 37')):
+                with open(os.path.join(out, name + '.flag'), 'w') as f:
+                    f.write(text + '\n')
+            self.assertEqual(callsites.job_marks(out, '1-ours-x'),
+                             (1, 2, 42))
+            self.assertEqual(callsites.job_marks(out, '1-stock-x'),
+                             (3, 4, 37))
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -5,8 +5,9 @@
     insn_profile.py OUT
 
 After a make bench run with BENCH_INSN_PROFILE=1, OUT holds for every
-mark N (OUT/cpumark-N.flag: "begin|end LABEL [RPCS OPS WRPCS]", WRPCS
-the RPCs sent between the begin and the end mark) and each guest the
+mark N (OUT/cpumark-N.flag: "begin|end LABEL [RPCS OPS]"; for an end
+mark, OUT/cpurpcs-N.flag: the RPCs sent between the begin and the end
+mark, counted after it) and each guest the
 instructions every profiled translation block had executed by then
 (OUT/GUEST/blocks-N.txt, "ADDRESS INSTRUCTIONS") and the kernel's
 functions of the moment (OUT/GUEST/syms-N.txt, from /proc/kallsyms).
@@ -111,12 +112,18 @@ def report(out, guest, label, begin, end, ops):
 
 
 def read_marks(out):
-    """{mark number: its fields} of OUT's cpumark-N.flag files."""
+    """{mark number: its fields} of OUT's cpumark-N.flag files, an end
+    mark's with the window's RPCs (cpurpcs-N.flag) as its fifth field,
+    where an older run had it in the mark's own flag."""
     marks = {}
     for path in glob.glob(f"{out}/cpumark-*.flag"):
         mark = int(re.search(r"cpumark-(\d+)\.flag$", path).group(1))
         with open(path) as f:
             marks[mark] = f.read().split()
+        rpcs = f"{out}/cpurpcs-{mark}.flag"
+        if len(marks[mark]) == 4 and os.path.exists(rpcs):
+            with open(rpcs) as f:
+                marks[mark] += f.read().split()[:1]
     return marks
 
 

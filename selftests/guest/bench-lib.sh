@@ -264,16 +264,32 @@ wakes_start() {
 	done <<<"$WAKE_HISTS"
 }
 
+# wakes_stop LABEL: this guest's histograms of the window into
+# /out/wakes-GUEST-LABEL.txt, and the triggers off.
 wakes_stop() {
 	local t=/sys/kernel/tracing ev spec
 
 	[ "$WAKES" = 1 ] || return 0
-	echo "rpcs $2" >"/out/wakes-$GUEST_NAME-$1.txt"
+	: >"/out/wakes-$GUEST_NAME-$1.txt"
 	while IFS=: read -r ev spec; do
 		{ echo "== $ev"; cat "$t/events/$ev/hist"; } \
 			>>"/out/wakes-$GUEST_NAME-$1.txt"
 		echo "!$spec" >"$t/events/$ev/trigger"
 	done <<<"$WAKE_HISTS"
+}
+
+# wakes_rpcs LABEL RPCS: the window's RPCs, counted after its end mark,
+# for wakes.py to put the histograms per RPC.
+wakes_rpcs() {
+	[ "$WAKES" = 1 ] || return 0
+	echo "rpcs $2" >>"/out/wakes-$GUEST_NAME-$1.txt"
+}
+
+# window_rpcs MARK RPCS: the RPCs sent in the window that MARK ended, for
+# the peer (wakes_rpcs) and insn_profile.py: /out/cpurpcs-MARK.flag.
+window_rpcs() {
+	echo "$2" >"/out/cpurpcs-$1.tmp" &&
+		mv "/out/cpurpcs-$1.tmp" "/out/cpurpcs-$1.flag"
 }
 
 # rdma_counters FILE: the RDMA devices' counters now ("NAME VALUE" lines,
@@ -338,12 +354,12 @@ cpu_sampler() {
 	text_ranges
 	while :; do
 		if [ -e "/out/cpumark-$n.flag" ]; then
-			read -r what label ops _ wrpcs _ <"/out/cpumark-$n.flag"
+			read -r what label ops _ <"/out/cpumark-$n.flag"
 			echo "$n $(cpu_busy)" >>/out/cpu-peer.csv
 			case $what in
 			begin) rdma_counters /tmp/rdma.begin
 			       wakes_start ;;
-			end) wakes_stop "$label" "$wrpcs"
+			end) wakes_stop "$label"
 			     rdma_counters /tmp/rdma.end
 			     rdma_counters_delta /tmp/rdma.begin /tmp/rdma.end \
 				"$label, measured window" ;;
@@ -356,6 +372,10 @@ cpu_sampler() {
 				esac
 			fi
 			signal_peer "cpumarked-$n"
+			if [ "$what" = end ] && [ "$WAKES" = 1 ]; then
+				wait_peer "cpurpcs-$n" 120
+				wakes_rpcs "$label" "$(cat "/out/cpurpcs-$n.flag")"
+			fi
 			n=$((n + 1))
 		else
 			read -r -t 0.05 -u 9 _ || :
@@ -363,7 +383,7 @@ cpu_sampler() {
 	done
 }
 
-# cpu_mark prep|begin|end LABEL [RPCS OPS WRPCS]: "BUSY ALL CTXT IRQS"
+# cpu_mark prep|begin|end LABEL [RPCS OPS]: "BUSY ALL CTXT IRQS"
 # (cpu_busy) now in this guest, then in the other, then the host CPU time
 # of the client's and the server's QEMU in nanoseconds and, client then
 # server, each count of insn-count.so in the order of host_cpu.py's
@@ -373,8 +393,9 @@ cpu_sampler() {
 # answers each mark on the host; -1 for a count it does not have).  With BENCH_PROFILE=1, prep
 # starts the profiler in both guests before the job starts and end
 # stops it and reports it (RPCS: the RPCs sent in between).  OPS, the
-# operations the job completed, and WRPCS, the RPCs sent between the
-# begin and the end mark, are for BENCH_INSN_PROFILE's report.
+# operations the job completed, is for BENCH_INSN_PROFILE's report; the
+# RPCs sent between the begin and the end mark, counted after the end
+# mark, follow it in /out/cpurpcs-N.flag (window_rpcs).
 cpu_mark() {
 	local own peer host
 
@@ -520,15 +541,22 @@ measure() {
 	wakes_start
 	wait "$pid" || fail "$job failed"
 	[ -e /tmp/job.started ] || fail "$job never started"
-	wrpcs=$(( $(rpcs_sent) - wrpcs ))
-	xprt_counts >/tmp/xprt.end
-	wakes_stop "$round-$mod-$job" "$wrpcs"
-	res=$(cat /tmp/job.out)
-	rdma_counters /tmp/rdma.after
-	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
+	wakes_stop "$round-$mod-$job"
+	# Nothing of the harness's between the job's end and the end mark
+	# (BENCH_PROFILE's count aside): a read of mountstats there counted
+	# sunrpc's printing of it in the goal figure, some 200 instructions
+	# per 4 KiB RPC, and more per RPC for the module that made fewer.
+	# fio is done, so what is read after the mark is the window's.
+	read -r res </tmp/job.out || res=
 	ops=${res#* }
-	cpu_mark end "$round-$mod-$job" "${rpcs:-0}" "$ops" "$wrpcs" >/tmp/cpu.end ||
+	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
+	cpu_mark end "$round-$mod-$job" "${rpcs:-0}" "$ops" >/tmp/cpu.end ||
 		{ cat /tmp/cpu.end; exit 1; }
+	wrpcs=$(( $(rpcs_sent) - wrpcs ))
+	window_rpcs "$CPU_MARK" "$wrpcs"
+	xprt_counts >/tmp/xprt.end
+	wakes_rpcs "$round-$mod-$job" "$wrpcs"
+	rdma_counters /tmp/rdma.after
 	[ "$ops" -gt 0 ] || fail "$job: no operations completed"
 	[ "$wrpcs" -gt 0 ] || fail "$job: no RPCs in the measured window"
 	# The arithmetic: selftests/bench/measure.py.
