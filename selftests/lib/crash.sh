@@ -17,25 +17,35 @@ guest_logs() {
 	find "$1" -name console.log -o -name dmesg 2>/dev/null | sort
 }
 
+# guest_first_report GUEST_DIR: the first kernel report of the guest,
+# from its console.log, else its dmesg (up to 150 lines), or nothing.
+guest_first_report() {
+	local c report
+
+	for c in "$1/console.log" "$1/dmesg"; do
+		[ -e "$c" ] || continue
+		report=$(first_report "$c" | head -n 150)
+		[ -n "$report" ] || continue
+		echo "$report"
+		return 0
+	done
+}
+
 # failure_reports DIR: for each guest of the failed test in DIR, at any
 # depth, the end of its log and its first kernel report: a CI run keeps
 # only the output, not DIR.
 failure_reports() {
-	local d c report
+	local d report
 
 	for d in $(guest_dirs "$1"); do
 		if [ -e "$d/log" ]; then
 			echo "---- $d/log"
 			tail -n 30 "$d/log"
 		fi
-		for c in "$d/console.log" "$d/dmesg"; do
-			[ -e "$c" ] || continue
-			report=$(first_report "$c" | head -n 150)
-			[ -n "$report" ] || continue
-			echo "---- first kernel report in $c"
-			echo "$report"
-			break
-		done
+		report=$(guest_first_report "$d")
+		[ -n "$report" ] || continue
+		echo "---- first kernel report in $d"
+		echo "$report"
 	done
 }
 
@@ -44,17 +54,14 @@ failure_reports() {
 # ("server: WARNING: CPU: 1 PID: 9 at ..."), or nothing: run.sh puts it
 # on the test's "not ok" line, which a shortened log still shows.
 failure_headline() {
-	local d c line
+	local d line
 
 	for d in $(guest_dirs "$1"); do
-		for c in "$d/console.log" "$d/dmesg"; do
-			[ -e "$c" ] || continue
-			line=$(first_report "$c" | head -n 1 |
-			       sed 's/^\[ *[0-9.]*\] *//' | cut -c 1-160)
-			[ -n "$line" ] || continue
-			echo "${d#"$1"/}: $line"
-			return 0
-		done
+		line=$(guest_first_report "$d" | head -n 1 |
+		       sed 's/^\[ *[0-9.]*\] *//' | cut -c 1-160)
+		[ -n "$line" ] || continue
+		echo "${d#"$1"/}: $line"
+		return 0
 	done
 }
 
