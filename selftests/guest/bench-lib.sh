@@ -547,7 +547,7 @@ measure() {
 	# sunrpc's printing of it in the goal figure, some 200 instructions
 	# per 4 KiB RPC, and more per RPC for the module that made fewer.
 	# fio is done, so what is read after the mark is the window's.
-	read -r res </tmp/job.out || res=
+	read -r res </tmp/job.out || :
 	ops=${res#* }
 	[ "$PROFILE" = 1 ] && rpcs=$(( $(rpcs_sent) - rpcs ))
 	cpu_mark end "$round-$mod-$job" "${rpcs:-0}" "$ops" >/tmp/cpu.end ||
